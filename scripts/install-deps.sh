@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs every Debian 12 package pulpsim needs to build, run its kernels and pass its tests.
+set -euo pipefail
+packages=(
+  cmake ninja-build g++ pkg-config
+  libsystemc-dev libboost-program-options-dev libspdlog-dev libfmt-dev libyaml-cpp-dev
+  nlohmann-json3-dev libelf-dev libgtest-dev libbenchmark-dev
+  clang-19 lld-19 llvm-19 picolibc-riscv64-unknown-elf
+  qemu-user python3
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi

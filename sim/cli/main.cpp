@@ -1,0 +1,188 @@
+// pulpsim: the command-line front end.
+#include <boost/program_options.hpp>
+#include <cstdlib>
+#include <fmt/format.h>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+#include <string>
+#include <systemc>
+#include <unistd.h>
+#include <vector>
+
+#include "cluster/bare_system.hpp"
+#include "cluster/report.hpp"
+#include "memory/elf_image.hpp"
+
+namespace po = boost::program_options;
+
+namespace {
+
+constexpr int kExitUsage = 2;
+constexpr const char* kVersion = "0.1.0";
+
+// A user mistake: reported as one line, exit status 2.
+struct UsageError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+uint64_t parse_number(const std::string& option, const std::string& text, uint64_t max = UINT64_MAX) {
+    std::string digits;
+    for (char c : text)
+        if (c != '_' && c != '\'') digits += c;
+    size_t used = 0;
+    uint64_t v = 0;
+    try {
+        if (!digits.empty() && digits[0] == '-') throw std::invalid_argument("negative");
+        v = std::stoull(digits, &used, 0);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (digits.empty() || used != digits.size())
+        throw UsageError(fmt::format("{}: '{}' is not a non-negative integer", option, text));
+    if (v > max) throw UsageError(fmt::format("{}: {} is larger than {}", option, text, max));
+    return v;
+}
+
+void apply_setting(pulpsim::CoreTiming& t, const std::string& assignment) {
+    const auto eq = assignment.find('=');
+    if (eq == std::string::npos) throw UsageError(fmt::format("--set '{}': expected KEY=VALUE", assignment));
+    const std::string key = assignment.substr(0, eq), value = assignment.substr(eq + 1);
+    const std::map<std::string, unsigned*> keys = {
+        {"core.fpu_addmul_latency", &t.fpu_addmul_latency},
+        {"core.fpu_other_latency", &t.fpu_other_latency},
+        {"core.fdiv_latency", &t.fdiv_latency},
+        {"core.fdiv_exact_latency", &t.fdiv_exact_latency},
+    };
+    auto it = keys.find(key);
+    if (it == keys.end()) {
+        std::string known;
+        for (const auto& [k, _] : keys) known += (known.empty() ? "" : ", ") + k;
+        throw UsageError(fmt::format("--set: unknown key '{}' (known keys: {})", key, known));
+    }
+    *it->second = static_cast<unsigned>(parse_number("--set " + key, value, 200));
+    if ((key == "core.fdiv_latency" || key == "core.fdiv_exact_latency") && *it->second == 0)
+        throw UsageError(fmt::format("--set {}: must be at least 1", key));
+}
+
+void print_main_help() {
+    std::cout << "pulpsim " << kVersion << ": a cycle-approximate simulator of PULP RISC-V clusters\n\n"
+                 "usage: pulpsim <command> [options]\n\n"
+                 "commands:\n"
+                 "  run        run a RISC-V ELF program and print its report\n\n"
+                 "options:\n"
+                 "  -h, --help     this help; 'pulpsim <command> --help' for a command's options\n"
+                 "  --version      print the version\n";
+}
+
+int command_run(const std::vector<std::string>& args) {
+    po::options_description desc("usage: pulpsim run --bare [options] PROGRAM.elf\n\noptions");
+    std::vector<std::string> sets;
+    std::string max_cycles = "10000000000", quantum = "100000", console, exit_addr, json_path, csv_path;
+    std::string log_level = "warn";
+    desc.add_options()("help,h", "show this help")(
+        "bare", "bare mode: one core, flat memory holding the ELF's segments and a stack")(
+        "max-cycles", po::value(&max_cycles)->value_name("N"), "stop with an error after N cycles (default 1e10)")(
+        "report-json", po::value(&json_path)->value_name("FILE"), "write the report as JSON to FILE")(
+        "report-csv", po::value(&csv_path)->value_name("FILE"), "write the report as CSV to FILE")(
+        "console-addr", po::value(&console)->value_name("ADDR"),
+        "memory-mapped console: a store to ADDR prints its low byte")(
+        "exit-addr", po::value(&exit_addr)->value_name("ADDR"), "memory-mapped exit: a store to ADDR ends the run")(
+        "set", po::value(&sets)->value_name("KEY=VALUE")->composing(),
+        "override a setting (repeatable): core.fpu_addmul_latency, core.fpu_other_latency, core.fdiv_latency, "
+        "core.fdiv_exact_latency")(
+        "quantum", po::value(&quantum)->value_name("N"), "cycles between SystemC synchronisations (default 100000)")(
+        "quiet,q", "do not print the report table")("progress", "print progress to stderr even when not a terminal")(
+        "log-level", po::value(&log_level)->value_name("LEVEL"), "trace, debug, info, warn (default), error, off");
+    po::options_description hidden;
+    std::string program;
+    hidden.add_options()("program", po::value(&program));
+    po::options_description all;
+    all.add(desc).add(hidden);
+    po::positional_options_description pos;
+    pos.add("program", 1);
+
+    po::variables_map vm;
+    try {
+        po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
+        po::notify(vm);
+    } catch (const po::error& e) {
+        throw UsageError(fmt::format("run: {}", e.what()));
+    }
+    if (vm.count("help")) {
+        std::cout << desc << "\nexit status: the program's exit code; 2 bad input; 3 simulation error (illegal\n"
+                             "instruction, access outside memory, ...); 4 --max-cycles reached.\n";
+        return 0;
+    }
+    const auto level = spdlog::level::from_str(log_level);
+    if (level == spdlog::level::off && log_level != "off")
+        throw UsageError(fmt::format("--log-level: unknown level '{}'", log_level));
+    spdlog::set_level(level);
+    if (program.empty()) throw UsageError("run: no program given (usage: pulpsim run --bare PROGRAM.elf)");
+    if (!vm.count("bare"))
+        throw UsageError("run: no platform given: pass --bare (one core, flat memory)");
+
+    pulpsim::BareOptions options;
+    for (const auto& s : sets) apply_setting(options.timing, s);
+    options.max_cycles = parse_number("--max-cycles", max_cycles);
+    options.quantum = parse_number("--quantum", quantum);
+    if (options.quantum == 0) throw UsageError("--quantum: must be at least 1");
+    if (!console.empty()) options.console_addr = static_cast<uint32_t>(parse_number("--console-addr", console, 0xffffffffu));
+    if (!exit_addr.empty()) options.exit_addr = static_cast<uint32_t>(parse_number("--exit-addr", exit_addr, 0xffffffffu));
+    options.show_progress = vm.count("progress") || isatty(STDERR_FILENO);
+
+    const pulpsim::ElfImage elf = pulpsim::ElfImage::load(program);
+    spdlog::info("{}: entry {:#010x}, {} segments", program, elf.entry(), elf.segments().size());
+    pulpsim::BareSystem system("bare", elf, options);
+    sc_core::sc_start();
+    const pulpsim::RunOutcome outcome = system.outcome();
+    if (options.show_progress && outcome.host_seconds >= 2) std::fprintf(stderr, "\r%60s\r", "");
+    std::fflush(stdout);
+
+    if (!json_path.empty())
+        pulpsim::write_file_atomically(json_path, pulpsim::report_json(system.machine(), outcome).dump(2) + "\n");
+    if (!csv_path.empty()) pulpsim::write_file_atomically(csv_path, pulpsim::report_csv(system.machine(), outcome));
+    if (!vm.count("quiet")) pulpsim::print_report_table(std::cout, system.machine(), outcome);
+    if (outcome.kind != pulpsim::RunOutcome::Kind::Exit) spdlog::error("{}: {}", program, outcome.message);
+    return outcome.exit_status;
+}
+
+} // namespace
+
+int sc_main(int argc, char* argv[]) {
+    auto logger = spdlog::stderr_color_mt("pulpsim");
+    logger->set_pattern("pulpsim: %^%l%$: %v");
+    spdlog::set_default_logger(logger);
+    spdlog::set_level(spdlog::level::warn);
+    sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+
+    std::vector<std::string> args(argv + 1, argv + argc);
+    try {
+        if (args.empty() || args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
+            print_main_help();
+            return args.empty() ? kExitUsage : 0;
+        }
+        if (args[0] == "--version") {
+            std::cout << "pulpsim " << kVersion << "\n";
+            return 0;
+        }
+        const std::string command = args[0];
+        args.erase(args.begin());
+        if (command == "run") return command_run(args);
+        throw UsageError(fmt::format("unknown command '{}' (try 'pulpsim --help')", command));
+    } catch (const UsageError& e) {
+        spdlog::error("{}", e.what());
+        return kExitUsage;
+    } catch (const std::exception& e) {
+        spdlog::error("{}", e.what());
+        return kExitUsage;
+    }
+}
+
+// SystemC prints its banner before sc_main unless told not to, and the banner would pollute the report.
+int main(int argc, char* argv[]) {
+    setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+    return sc_core::sc_elab_and_sim(argc, argv);
+}

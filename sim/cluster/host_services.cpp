@@ -1,0 +1,123 @@
+#include "cluster/host_services.hpp"
+
+#include <cstdio>
+#include <fmt/format.h>
+#include <unistd.h>
+
+namespace pulpsim {
+
+int exit_status_for(uint32_t code) {
+    if (code == 0) return 0;
+    return (code & 0xff) == 0 ? 1 : static_cast<int>(code & 0xff);
+}
+
+void HostServices::emit(int fd, const char* data, size_t len) {
+    if (capture_) {
+        (fd == 2 ? err_ : out_).append(data, len);
+        return;
+    }
+    std::fwrite(data, 1, len, fd == 2 ? stderr : stdout);
+}
+
+void HostServices::flush() {
+    if (!capture_) std::fflush(stdout);
+}
+
+bool HostServices::host_call(Hart& h) {
+    const uint32_t a0 = h.x_[10], a1 = h.x_[11], a2 = h.x_[12];
+    switch (h.x_[17]) {
+    case hostcall::kWrite: {
+        if (a0 != 1 && a0 != 2) {
+            h.x_[10] = static_cast<uint32_t>(-9); // EBADF
+            return true;
+        }
+        std::string buf(a2, '\0');
+        try {
+            h.bus().read_bytes(a1, buf.data(), a2);
+        } catch (const BusError&) {
+            h.fail(fmt::format("write host call with buffer [{:#010x}, +{}) outside every memory (pc {:#010x})", a1,
+                               a2, h.pc_));
+        }
+        emit(static_cast<int>(a0), buf.data(), buf.size());
+        h.x_[10] = a2;
+        return true;
+    }
+    case hostcall::kExit:
+        close_open_regions(h);
+        h.request_stop(StopReason::Exit, exit_status_for(a0));
+        return true;
+    case hostcall::kRegionBegin: {
+        std::string name;
+        for (uint32_t a = a0; name.size() < 128; ++a) {
+            char c = 0;
+            try {
+                h.bus().read_bytes(a, &c, 1);
+            } catch (const BusError&) {
+                h.fail(fmt::format("region_begin name pointer {:#010x} outside every memory (pc {:#010x})", a0,
+                                   h.pc_));
+            }
+            if (!c) break;
+            name += c;
+        }
+        region_begin(h, name.empty() ? "region" : name, a1);
+        return true;
+    }
+    case hostcall::kRegionEnd:
+        if (open_.empty()) h.fail(fmt::format("region_end without region_begin (pc {:#010x})", h.pc_));
+        region_end(h);
+        return true;
+    default: return false;
+    }
+}
+
+void HostServices::region_begin(Hart& h, const std::string& name, uint64_t macs) {
+    size_t index = regions_.size();
+    for (size_t i = 0; i < regions_.size(); ++i)
+        if (regions_[i].name == name) index = i;
+    if (index == regions_.size()) regions_.push_back(RegionRecord{name});
+    // The host call itself is the region's first instruction; count from the cycle it issued.
+    open_.push_back({index, macs, {h.issue_, h.stats()}});
+}
+
+void HostServices::region_end(Hart& h) {
+    const OpenRegion r = open_.back();
+    open_.pop_back();
+    RegionRecord& rec = regions_[r.index];
+    ++rec.count;
+    rec.cycles += h.issue_ - r.start.cycle;
+    rec.instret += h.stats().instret - r.start.stats.instret;
+    rec.macs += r.macs;
+    for (size_t k = 0; k < rec.stalls.size(); ++k)
+        rec.stalls[k] += h.stats().stall_cycles[k] - r.start.stats.stall_cycles[k];
+}
+
+void HostServices::close_open_regions(Hart& h) {
+    while (!open_.empty()) region_end(h);
+}
+
+void HostServices::watched_store(Hart& h, uint32_t addr, uint32_t value) {
+    if (value == 0) return;
+    close_open_regions(h);
+    // riscv-tests convention: 1 passes, an odd value v fails with code v >> 1.
+    if (value & 1) {
+        h.request_stop(StopReason::Exit, value == 1 ? 0 : exit_status_for(value >> 1));
+        return;
+    }
+    h.request_stop(StopReason::Error, 3,
+                   fmt::format("tohost ({:#010x}) written with {:#x}: not an exit code (HTIF system calls are not "
+                               "supported)",
+                               addr, value));
+}
+
+void HostServices::Console::write(uint32_t, unsigned, uint32_t value) {
+    const char c = static_cast<char>(value & 0xff);
+    host->emit(1, &c, 1);
+}
+
+void HostServices::Exit::write(uint32_t, unsigned, uint32_t value) {
+    if (!host->hart_) return;
+    host->close_open_regions(*host->hart_);
+    host->hart_->request_stop(StopReason::Exit, exit_status_for(value));
+}
+
+} // namespace pulpsim

@@ -1,0 +1,90 @@
+// The host side of a program's ecall host calls, tohost word, console and exit registers.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/hart.hpp"
+
+namespace pulpsim {
+
+// Host-call numbers (a7). 64 and 93 are the Linux ones, so the same programs run under qemu-user.
+namespace hostcall {
+inline constexpr uint32_t kWrite = 64;
+inline constexpr uint32_t kExit = 93;
+inline constexpr uint32_t kRegionBegin = 0x7000; // a0 = name (NUL-terminated), a1 = MAC count
+inline constexpr uint32_t kRegionEnd = 0x7001;
+} // namespace hostcall
+
+// A snapshot of one hart's counters, to difference over a region.
+struct CounterSnapshot {
+    uint64_t cycle = 0;
+    CoreStats stats;
+};
+
+struct RegionRecord {
+    std::string name;
+    uint64_t count = 0;   // times the region ran
+    uint64_t cycles = 0;
+    uint64_t instret = 0;
+    uint64_t macs = 0;
+    std::array<uint64_t, static_cast<size_t>(StallKind::Count)> stalls{};
+};
+
+class HostServices : public HostInterface {
+  public:
+    // Console output goes to the host's stdout/stderr unless captured (tests).
+    explicit HostServices(bool capture_output = false) : capture_(capture_output) {}
+
+    bool host_call(Hart& hart) override;
+    void watched_store(Hart& hart, uint32_t addr, uint32_t value) override;
+
+    // RTL test-bench registers: a store to the console prints its low byte; a store to exit ends the run.
+    MmioDevice& console_device() { return console_; }
+    MmioDevice& exit_device() { return exit_; }
+    void attach(Hart& hart) { hart_ = &hart; }
+
+    const std::vector<RegionRecord>& regions() const { return regions_; }
+    const std::string& captured_stdout() const { return out_; }
+    const std::string& captured_stderr() const { return err_; }
+    // Closes regions a program left open when it stopped.
+    void close_open_regions(Hart& hart);
+    void flush();
+
+  private:
+    struct OpenRegion {
+        size_t index;
+        uint64_t macs;
+        CounterSnapshot start;
+    };
+    void emit(int fd, const char* data, size_t len);
+    void region_begin(Hart& hart, const std::string& name, uint64_t macs);
+    void region_end(Hart& hart);
+
+    bool capture_;
+    std::string out_, err_;
+    std::vector<RegionRecord> regions_;
+    std::vector<OpenRegion> open_;
+    Hart* hart_ = nullptr;
+
+    struct Console : MmioDevice {
+        HostServices* host;
+        explicit Console(HostServices* h) : host(h) {}
+        uint32_t read(uint32_t, unsigned) override { return 0; }
+        void write(uint32_t, unsigned, uint32_t value) override;
+    } console_{this};
+    struct Exit : MmioDevice {
+        HostServices* host;
+        explicit Exit(HostServices* h) : host(h) {}
+        uint32_t read(uint32_t, unsigned) override { return 0; }
+        void write(uint32_t, unsigned, uint32_t value) override;
+    } exit_{this};
+};
+
+// Exit status pulpsim reports for a program exit code: 0 stays 0; a non-zero code that the OS would
+// truncate to 0 becomes 1, so a failure is never reported as success.
+int exit_status_for(uint32_t code);
+
+} // namespace pulpsim

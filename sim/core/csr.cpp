@@ -1,0 +1,156 @@
+// Control and status registers of the hart, performance counters included.
+#include <fmt/format.h>
+
+#include "core/hart.hpp"
+
+namespace pulpsim {
+
+// mhpmevent bit -> event (CV32E40P user manual, "Event Selector").
+uint64_t Hart::event_count(unsigned event) const {
+    switch (event) {
+    case 0: return issue_;                                                      // CYCLES
+    case 1: return stats_.instret;                                              // INSTR
+    case 2: return stats_.load_use_hazards;                                     // LD_STALL
+    case 3: return stats_.jump_register_hazards;                                // JMP_STALL
+    case 4: return 0;                                                           // IMISS (no I-cache here)
+    case 5: return stats_.loads();                                              // LD
+    case 6: return stats_.stores();                                             // ST
+    case 7: return stats_.count(InsnClass::Jump);                               // JUMP
+    case 8: return stats_.count(InsnClass::Branch);                             // BRANCH
+    case 9: return stats_.branches_taken;                                       // BRANCH_TAKEN
+    case 10: return stats_.compressed;                                          // COMP_INSTR
+    case 11: return stats_.total_stalls();                                      // PIPE_STALL
+    case 12: return 0;                                                          // APU_TYPE
+    case 13: return 0;                                                          // APU_CONT
+    case 14: return stats_.stalls(StallKind::FpuDependency);                    // APU_DEP
+    case 15: return stats_.fp_writebacks;                                       // APU_WB
+    default: return 0;
+    }
+}
+
+uint64_t Hart::counter_source(unsigned idx) const {
+    if (idx == 0) return issue_;
+    if (idx == 2) return stats_.instret;
+    const uint32_t sel = mhpmevent_[idx];
+    if (sel == 0) return 0;
+    return event_count(static_cast<unsigned>(__builtin_ctz(sel)));
+}
+
+uint64_t Hart::counter_value(unsigned idx) const {
+    if (mcountinhibit_ & (1u << idx)) return counter_frozen_[idx];
+    return counter_source(idx) - counter_offset_[idx];
+}
+
+void Hart::counter_write(unsigned idx, uint64_t value) {
+    if (mcountinhibit_ & (1u << idx))
+        counter_frozen_[idx] = value;
+    else
+        counter_offset_[idx] = counter_source(idx) - value;
+}
+
+bool Hart::csr_cost_is_long(uint16_t a) const {
+    using namespace csr;
+    return a == kMstatus || a == kMepc || a == kMtvec || a == kMcause || a == kMcountinhibit ||
+           (a >= kMhpmevent3 && a <= kMhpmevent31) || (a >= kMcycle && a <= kMhpmcounter31) ||
+           (a >= kMcycleh && a <= kMhpmcounter31h) || (a >= kCycle && a <= kHpmcounter31) ||
+           (a >= kCycleh && a <= kHpmcounter31h) || (a >= 0x7B0 && a <= 0x7B3);
+}
+
+uint32_t Hart::peek_csr(uint16_t addr) const {
+    bool ok = true;
+    return const_cast<Hart*>(this)->csr_read(addr, ok);
+}
+
+uint32_t Hart::csr_read(uint16_t a, bool& ok) {
+    using namespace csr;
+    ok = true;
+    switch (a) {
+    case kFflags: return fflags_;
+    case kFrm: return frm_;
+    case kFcsr: return fcsr();
+    case kMstatus: return mstatus_;
+    case kMisa: return 0x40801124u; // RV32 I M F C X
+    case kMie: return mie_;
+    case kMtvec: return mtvec_;
+    case kMcountinhibit: return mcountinhibit_;
+    case kMscratch: return mscratch_;
+    case kMepc: return mepc_;
+    case kMcause: return mcause_;
+    case kMtval: return mtval_;
+    case kMip: return 0;
+    case kLpstart0: return loops_[0].start;
+    case kLpend0: return loops_[0].end;
+    case kLpcount0: return loops_[0].count;
+    case kLpstart1: return loops_[1].start;
+    case kLpend1: return loops_[1].end;
+    case kLpcount1: return loops_[1].count;
+    case kUhartid:
+    case kMhartid: return hartid_;
+    case kPrivlv: return 3;
+    case kMvendorid: return 0x602; // OpenHW Group
+    case kMarchid: return 4;       // CV32E40P
+    case kMimpid: return 0;
+    default: break;
+    }
+    if (a >= kMhpmevent3 && a <= kMhpmevent31) return mhpmevent_[a - 0x320];
+    auto counter = [&](uint16_t base) -> int { return static_cast<int>(a) - base; };
+    for (uint16_t base : {kMcycle, kCycle})
+        if (int i = counter(base); i >= 0 && i < 32 && i != 1) return static_cast<uint32_t>(counter_value(i));
+    for (uint16_t base : {kMcycleh, kCycleh})
+        if (int i = counter(base); i >= 0 && i < 32 && i != 1) return static_cast<uint32_t>(counter_value(i) >> 32);
+    ok = false;
+    return 0;
+}
+
+bool Hart::csr_write(uint16_t a, uint32_t v) {
+    using namespace csr;
+    if ((a >> 10) == 3) return false; // read-only space (user counters, hardware-loop CSRs, IDs)
+    switch (a) {
+    case kFflags: fflags_ = v & 0x1f; return true;
+    case kFrm: frm_ = v & 7; return true;
+    case kFcsr:
+        fflags_ = v & 0x1f;
+        frm_ = (v >> 5) & 7;
+        return true;
+    case kMstatus: mstatus_ = (v & 0x88u) | 0x1800u; return true;
+    case kMisa: return true; // WARL: writes ignored
+    case kMie: mie_ = v; return true;
+    case kMtvec: mtvec_ = v & ~2u; return true;
+    case kMscratch: mscratch_ = v; return true;
+    case kMepc: mepc_ = v & ~1u; return true;
+    case kMcause: mcause_ = v; return true;
+    case kMtval: mtval_ = v; return true;
+    case kMip: return true;
+    case kMcountinhibit: {
+        const uint32_t next = v & ~2u;
+        for (unsigned i = 0; i < 32; ++i) {
+            const uint32_t bit = 1u << i;
+            if ((next & bit) && !(mcountinhibit_ & bit)) counter_frozen_[i] = counter_value(i);
+            if (!(next & bit) && (mcountinhibit_ & bit)) counter_offset_[i] = counter_source(i) - counter_frozen_[i];
+        }
+        mcountinhibit_ = next;
+        return true;
+    }
+    default: break;
+    }
+    if (a >= kMhpmevent3 && a <= kMhpmevent31) {
+        const unsigned i = a - 0x320;
+        const uint64_t keep = counter_value(i);
+        mhpmevent_[i] = v & 0xffffu;
+        counter_write(i, keep);
+        return true;
+    }
+    if (a >= kMcycle && a <= kMhpmcounter31 && a != kMcycle + 1) {
+        const unsigned i = a - kMcycle;
+        counter_write(i, (counter_value(i) & ~0xffffffffull) | v);
+        return true;
+    }
+    if (a >= kMcycleh && a <= kMhpmcounter31h && a != kMcycleh + 1) {
+        const unsigned i = a - kMcycleh;
+        counter_write(i, (counter_value(i) & 0xffffffffull) | (uint64_t{v} << 32));
+        return true;
+    }
+    return false;
+}
+
+} // namespace pulpsim

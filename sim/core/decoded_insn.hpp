@@ -1,0 +1,52 @@
+// The pre-decoded form of one instruction.
+#pragma once
+
+#include <cstdint>
+
+namespace pulpsim {
+
+class Hart;
+struct DecodedInsn;
+using ExecFn = void (*)(Hart&, const DecodedInsn&);
+
+// Timing/accounting class of an instruction; also selects the performance-counter events it raises.
+enum class InsnClass : uint8_t {
+    Alu,
+    Load,
+    Store,
+    Branch,
+    Jump,
+    Mul,
+    MulHigh,
+    Div,
+    Csr,
+    Fp,
+    FpDivSqrt,
+    FpLoad,
+    FpStore,
+    System,
+    HwLoop,
+    Count
+};
+
+// Scoreboard slots: 0..31 integer registers, 32..63 FP registers, then two pseudo registers.
+inline constexpr uint8_t kFpSlot = 32;
+inline constexpr uint8_t kZeroSlot = 64; // always ready; used for x0 and unused sources
+inline constexpr uint8_t kSinkSlot = 65; // written by instructions without a destination (and by x0 writes)
+inline constexpr unsigned kSlotCount = 66;
+
+struct DecodedInsn {
+    ExecFn exec = nullptr;    // nullptr: not decoded yet
+    int32_t imm = 0;
+    uint32_t raw = 0;
+    uint8_t rd = 0, rs1 = 0, rs2 = 0, rs3 = 0;
+    uint8_t src[3] = {kZeroSlot, kZeroSlot, kZeroSlot}; // slots the instruction waits on before issuing
+    uint8_t dst = kSinkSlot;  // slot whose ready time is set after execution
+    uint8_t latency = 1;      // issue-to-use distance of the result in cycles
+    uint8_t cost = 1;         // cycles the instruction occupies the pipeline (extras are added by handlers)
+    uint8_t len = 4;          // 2 for compressed instructions
+    InsnClass cls = InsnClass::Alu;
+    uint8_t aux = 0;          // rounding mode, loop index, sub-operation: meaning depends on the handler
+};
+
+} // namespace pulpsim

@@ -1,0 +1,75 @@
+// Instruction decoding: raw encoding -> DecodedInsn. Each extension file decodes its own opcodes.
+#pragma once
+
+#include <cstdint>
+
+#include "core/decoded_insn.hpp"
+#include "core/hart.hpp"
+
+namespace pulpsim {
+
+// Decodes a 16- or 32-bit instruction (low parcel first). Unknown encodings decode to a handler that raises
+// an illegal-instruction trap when executed, so decoding never fails.
+DecodedInsn decode(uint32_t raw, const CoreTiming& timing);
+
+// Expands a compressed instruction to its 32-bit equivalent; 0 if it is not a valid RVC encoding.
+uint32_t expand_compressed(uint16_t c);
+
+namespace isa {
+
+// Per-extension decoders: return true and fill `d` when `raw` (a 32-bit encoding) belongs to them.
+bool decode_rv32i(uint32_t raw, DecodedInsn& d);
+bool decode_rv32m(uint32_t raw, DecodedInsn& d);
+bool decode_zicsr(uint32_t raw, DecodedInsn& d);
+bool decode_rv32f(uint32_t raw, DecodedInsn& d, const CoreTiming& timing);
+bool decode_xcvhwlp(uint32_t raw, DecodedInsn& d);
+bool decode_xpulp(uint32_t raw, DecodedInsn& d, const CoreTiming& timing);
+
+void illegal(Hart& h, const DecodedInsn& d);
+
+// Field extraction.
+inline unsigned rd(uint32_t r) { return (r >> 7) & 31; }
+inline unsigned rs1(uint32_t r) { return (r >> 15) & 31; }
+inline unsigned rs2(uint32_t r) { return (r >> 20) & 31; }
+inline unsigned rs3(uint32_t r) { return r >> 27; }
+inline unsigned funct3(uint32_t r) { return (r >> 12) & 7; }
+inline unsigned funct7(uint32_t r) { return r >> 25; }
+inline unsigned opcode(uint32_t r) { return r & 0x7f; }
+inline int32_t imm_i(uint32_t r) { return static_cast<int32_t>(r) >> 20; }
+inline int32_t imm_s(uint32_t r) { return (static_cast<int32_t>(r & 0xfe000000u) >> 20) | ((r >> 7) & 31); }
+inline int32_t imm_b(uint32_t r) {
+    return (static_cast<int32_t>(r & 0x80000000u) >> 19) | ((r & 0x80) << 4) | ((r >> 20) & 0x7e0) | ((r >> 7) & 0x1e);
+}
+inline int32_t imm_u(uint32_t r) { return static_cast<int32_t>(r & 0xfffff000u); }
+inline int32_t imm_j(uint32_t r) {
+    return (static_cast<int32_t>(r & 0x80000000u) >> 11) | (r & 0xff000) | ((r >> 9) & 0x800) | ((r >> 20) & 0x7fe);
+}
+
+// Scoreboard slots of architectural registers.
+inline uint8_t xsrc(unsigned r) { return r ? static_cast<uint8_t>(r) : kZeroSlot; }
+inline uint8_t xdst(unsigned r) { return r ? static_cast<uint8_t>(r) : kSinkSlot; }
+inline uint8_t fslot(unsigned r) { return static_cast<uint8_t>(kFpSlot + r); }
+
+// Common shapes: fills registers, slots and class; latency and cost keep their defaults (1).
+inline void shape_r(DecodedInsn& d, uint32_t raw, ExecFn fn, InsnClass cls = InsnClass::Alu) {
+    d.exec = fn;
+    d.rd = static_cast<uint8_t>(rd(raw));
+    d.rs1 = static_cast<uint8_t>(rs1(raw));
+    d.rs2 = static_cast<uint8_t>(rs2(raw));
+    d.src[0] = xsrc(d.rs1);
+    d.src[1] = xsrc(d.rs2);
+    d.dst = xdst(d.rd);
+    d.cls = cls;
+}
+inline void shape_i(DecodedInsn& d, uint32_t raw, ExecFn fn, InsnClass cls = InsnClass::Alu) {
+    d.exec = fn;
+    d.rd = static_cast<uint8_t>(rd(raw));
+    d.rs1 = static_cast<uint8_t>(rs1(raw));
+    d.imm = imm_i(raw);
+    d.src[0] = xsrc(d.rs1);
+    d.dst = xdst(d.rd);
+    d.cls = cls;
+}
+
+} // namespace isa
+} // namespace pulpsim

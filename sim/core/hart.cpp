@@ -1,0 +1,314 @@
+#include "core/hart.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+#include "core/decoder.hpp"
+
+namespace pulpsim {
+
+const char* stall_name(StallKind kind) {
+    switch (kind) {
+    case StallKind::LoadUse: return "load_use";
+    case StallKind::JumpRegister: return "jump_register";
+    case StallKind::Control: return "control";
+    case StallKind::FpuDependency: return "fpu_dependency";
+    case StallKind::MultiCycle: return "multi_cycle";
+    case StallKind::Sleep: return "sleep";
+    case StallKind::Count: break;
+    }
+    return "?";
+}
+
+Hart::Hart(AddressMap& bus, HostInterface& host, const CoreTiming& timing, uint32_t hartid)
+    : bus_(bus), host_(host), timing_(timing), hartid_(hartid) {}
+
+void Hart::reset(uint32_t pc, uint32_t sp) {
+    std::fill(std::begin(x_), std::end(x_), 0u);
+    std::fill(std::begin(f_), std::end(f_), 0u);
+    x_[2] = sp;
+    pc_ = pc;
+    cycle_ = issue_ = 0;
+    fflags_ = frm_ = 0;
+    ready_.fill(0);
+    producer_.fill(InsnClass::Alu);
+    stats_ = CoreStats{};
+    fpu_free_ = 0;
+    loops_ = {};
+    hwloop_watch_[0] = hwloop_watch_[1] = 1;
+    stop_ = StopReason::None;
+    exit_code_ = 0;
+    stop_message_.clear();
+    mstatus_ = 0x1800; // MPP = M: the only privilege level modelled
+    mie_ = mtvec_ = mscratch_ = mepc_ = mcause_ = mtval_ = 0;
+    mcountinhibit_ = 0xFFFFFFFDu; // CV32E40P resets with every implemented counter inhibited
+    mhpmevent_.fill(0);
+    counter_offset_.fill(0);
+    counter_frozen_.fill(0);
+}
+
+void Hart::set_code_range(uint32_t lo, uint32_t hi) {
+    code_lo_ = lo;
+    code_span_ = hi > lo ? hi - lo : 0;
+    decode_cache_.assign(code_span_ / 2 + 1, DecodedInsn{});
+}
+
+void Hart::set_fast_ram(Ram* ram) {
+    fast_base_ = ram->base();
+    fast_data_ = ram->data();
+    for (unsigned n = 1; n <= 4; ++n) fast_last_[n - 1] = ram->size() >= n ? ram->size() - n : 0;
+}
+
+void Hart::request_stop(StopReason reason, int exit_code, std::string message) {
+    if (stop_ != StopReason::None) return;
+    stop_ = reason;
+    exit_code_ = exit_code;
+    stop_message_ = std::move(message);
+    limit_ = 0;
+}
+
+void Hart::fail(std::string message) {
+    request_stop(StopReason::Error, 3, std::move(message));
+    throw TrapSignal{cause::kSimulatorStop, 0};
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The hot loop.
+
+void Hart::run(uint64_t cycle_limit) {
+    if (stopped()) return;
+    limit_ = cycle_limit;
+    while (cycle_ < limit_) {
+        try {
+            while (cycle_ < limit_) {
+                const uint32_t off = pc_ - code_lo_;
+                const DecodedInsn* dp;
+                if (off < code_span_) [[likely]] {
+                    DecodedInsn& slot = decode_cache_[off >> 1];
+                    if (!slot.exec) [[unlikely]]
+                        decode_at(slot, pc_);
+                    dp = &slot;
+                } else {
+                    dp = &fetch_slow();
+                }
+                const DecodedInsn& d = *dp;
+                const uint64_t need = std::max({ready_[d.src[0]], ready_[d.src[1]], ready_[d.src[2]]});
+                if (need > cycle_) [[unlikely]]
+                    stall_on_operands(d, need);
+                issue_ = cycle_;
+                next_pc_ = pc_ + d.len;
+                cycle_ += d.cost;
+                d.exec(*this, d);
+                ready_[d.dst] = issue_ + d.latency;
+                producer_[d.dst] = d.cls;
+                x_[0] = 0;
+                pc_ = next_pc_;
+                ++stats_.instret;
+                ++stats_.by_class[static_cast<size_t>(d.cls)];
+                stats_.compressed += d.len == 2;
+                if (pc_ == hwloop_watch_[0] || pc_ == hwloop_watch_[1]) [[unlikely]]
+                    hwloop_wrap();
+            }
+        } catch (const TrapSignal& t) {
+            take_trap(t);
+        }
+    }
+}
+
+void Hart::stall_on_operands(const DecodedInsn& d, uint64_t need) {
+    uint8_t worst = d.src[0];
+    for (uint8_t s : d.src)
+        if (ready_[s] > ready_[worst]) worst = s;
+    const uint64_t wait = need - cycle_;
+    switch (producer_[worst]) {
+    case InsnClass::Load:
+    case InsnClass::FpLoad:
+        ++stats_.load_use_hazards;
+        add_stall(StallKind::LoadUse, wait);
+        break;
+    case InsnClass::Fp:
+    case InsnClass::FpDivSqrt: add_stall(StallKind::FpuDependency, wait); break;
+    default: add_stall(StallKind::MultiCycle, wait); break;
+    }
+}
+
+void Hart::jump_to(uint32_t target, unsigned penalty) {
+    next_pc_ = target;
+    // The prefetcher needs two fetches for a 32-bit instruction that straddles a word boundary.
+    if ((target & 2) && (fetch_parcel(target) & 3) == 3) ++penalty;
+    add_stall(StallKind::Control, penalty);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Fetch and decode.
+
+uint32_t Hart::fetch_parcel(uint32_t addr) {
+    const uint32_t off = addr - fast_base_;
+    if (off <= fast_last_[1]) {
+        uint16_t v;
+        std::memcpy(&v, fast_data_ + off, 2);
+        return v;
+    }
+    try {
+        return bus_.read(addr, 2);
+    } catch (const BusError&) {
+        trap(cause::kInstrAccessFault, addr);
+    }
+}
+
+void Hart::decode_at(DecodedInsn& slot, uint32_t pc) {
+    const uint32_t lo = fetch_parcel(pc);
+    uint32_t raw = lo;
+    if ((lo & 3) == 3) raw |= fetch_parcel(pc + 2) << 16;
+    slot = decode(raw, timing_);
+}
+
+const DecodedInsn& Hart::fetch_slow() {
+    if (pc_ & 1) trap(cause::kInstrMisaligned, pc_);
+    decode_at(scratch_insn_, pc_);
+    return scratch_insn_;
+}
+
+void Hart::fence_i() {
+    std::fill(decode_cache_.begin(), decode_cache_.end(), DecodedInsn{});
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Memory slow paths.
+
+uint32_t Hart::slow_load(uint32_t addr, unsigned size) {
+    try {
+        return bus_.read(addr, size);
+    } catch (const BusError&) {
+        trap(cause::kLoadAccessFault, addr);
+    }
+}
+
+void Hart::slow_store(uint32_t addr, unsigned size, uint32_t value) {
+    try {
+        bus_.write(addr, size, value);
+    } catch (const BusError&) {
+        trap(cause::kStoreAccessFault, addr);
+    }
+    // Self-modifying code: forget the decoded forms of the parcels the store touched.
+    for (uint32_t a = (addr & ~1u) - 2; a < addr + size; a += 2) {
+        const uint32_t off = a - code_lo_;
+        if (off < code_span_) decode_cache_[off >> 1] = DecodedInsn{};
+    }
+    if ((addr & ~3u) == watch_addr_) {
+        uint32_t word = 0;
+        bus_.read_bytes(watch_addr_, &word, 4);
+        host_.watched_store(*this, watch_addr_, word);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Traps and host calls.
+
+void Hart::do_ecall() {
+    if (mtvec_ == 0) {
+        if (!host_.host_call(*this)) fail(fmt::format("unsupported host call a7={} (ecall at pc {:#010x})", x_[17], pc_));
+        return;
+    }
+    trap(cause::kEcallM, 0);
+}
+
+void Hart::do_mret() {
+    const uint32_t mpie = (mstatus_ >> 7) & 1;
+    mstatus_ = (mstatus_ & ~0x8u) | (mpie << 3) | 0x80u;
+    jump_to(mepc_, 2);
+}
+
+void Hart::take_trap(const TrapSignal& t) {
+    if (t.cause == cause::kSimulatorStop || stopped()) return;
+    if (mtvec_ == 0) {
+        switch (t.cause) {
+        case cause::kIllegalInstruction:
+            request_stop(StopReason::Error, 3,
+                         fmt::format("illegal instruction {:#010x} at pc {:#010x}", t.tval, pc_));
+            break;
+        case cause::kBreakpoint:
+            request_stop(StopReason::Error, 3, fmt::format("ebreak at pc {:#010x} with no trap handler", pc_));
+            break;
+        case cause::kLoadAccessFault:
+        case cause::kStoreAccessFault:
+            request_stop(StopReason::Error, 3,
+                         fmt::format("{} at address {:#010x} outside every memory (pc {:#010x}; memory: {})",
+                                     t.cause == cause::kLoadAccessFault ? "load" : "store", t.tval, pc_,
+                                     bus_.describe()));
+            break;
+        case cause::kInstrAccessFault:
+            request_stop(StopReason::Error, 3,
+                         fmt::format("instruction fetch at {:#010x} outside every memory", t.tval));
+            break;
+        case cause::kInstrMisaligned:
+            request_stop(StopReason::Error, 3, fmt::format("misaligned instruction address {:#010x}", t.tval));
+            break;
+        default:
+            request_stop(StopReason::Error, 3,
+                         fmt::format("unhandled trap cause {} at pc {:#010x} (tval {:#010x})", t.cause, pc_, t.tval));
+        }
+        return;
+    }
+    mepc_ = pc_;
+    mcause_ = t.cause;
+    mtval_ = t.tval;
+    const uint32_t mie = (mstatus_ >> 3) & 1;
+    mstatus_ = (mstatus_ & ~0x88u) | (mie << 7) | 0x1800u;
+    cycle_ = issue_ + 1;
+    add_stall(StallKind::Control, 2);
+    pc_ = mtvec_ & ~3u;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Hardware loops.
+
+void Hart::hwloop_set(unsigned l, uint32_t start, uint32_t end, uint32_t count, bool set_start, bool set_end,
+                      bool set_count) {
+    HwLoop& lp = loops_[l];
+    if (set_start) lp.start = start;
+    if (set_end) lp.end = end;
+    if (set_count) lp.count = count;
+    if (lp.count != 0) hwloop_validate(l);
+    update_hwloop_watch();
+}
+
+void Hart::hwloop_validate(unsigned l) {
+    const HwLoop& lp = loops_[l];
+    if (validated_[l] == std::make_pair(lp.start, lp.end)) return;
+    auto bad = [&](const std::string& why) {
+        fail(fmt::format("hardware loop {} [{:#010x}, {:#010x}) set up at pc {:#010x}: {}", l, lp.start, lp.end,
+                         pc_, why));
+    };
+    if ((lp.start & 3) || (lp.end & 3)) bad("start and end must be 32-bit aligned");
+    if (lp.end <= lp.start) bad("end must be after start");
+    if (lp.end - lp.start < 12) bad("the body must hold at least 3 instructions");
+    if (lp.end - lp.start > (1u << 20)) bad("the body is implausibly large");
+    for (uint32_t a = lp.start; a < lp.end; a += 4) {
+        const uint32_t parcel = fetch_parcel(a);
+        if ((parcel & 3) != 3)
+            bad(fmt::format("compressed instruction at {:#010x} inside the body (not allowed)", a));
+        const uint32_t opcode = parcel & 0x7f;
+        const uint32_t funct3 = (parcel >> 12) & 7;
+        if (opcode == 0x63 || opcode == 0x6f || opcode == 0x67 || (opcode == 0x0b && funct3 >= 6))
+            bad(fmt::format("branch or jump at {:#010x} inside the body (not allowed)", a));
+    }
+    validated_[l] = {lp.start, lp.end};
+}
+
+void Hart::update_hwloop_watch() {
+    for (unsigned l = 0; l < 2; ++l) hwloop_watch_[l] = loops_[l].count ? loops_[l].end : 1u;
+}
+
+void Hart::hwloop_wrap() {
+    // Loop 0 is the inner loop and wins when both end on the same instruction.
+    const unsigned l = pc_ == hwloop_watch_[0] ? 0 : 1;
+    HwLoop& lp = loops_[l];
+    if (--lp.count != 0) {
+        pc_ = lp.start;
+    } else {
+        hwloop_watch_[l] = 1;
+    }
+}
+
+} // namespace pulpsim

@@ -1,0 +1,223 @@
+// One RV32IMFC + Xpulp hart with CV32E40P timing (see README.md in this folder).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/core_stats.hpp"
+#include "core/decoded_insn.hpp"
+#include "memory/address_map.hpp"
+
+namespace pulpsim {
+
+// Pipeline parameters that differ between CV32E40P configurations and platforms.
+struct CoreTiming {
+    unsigned fpu_addmul_latency = 0; // FPU_ADDMUL_LAT: extra cycles before an FP add/mul/fma result is usable
+    unsigned fpu_other_latency = 0;  // FPU_OTHERS_LAT: comparisons, conversions, classify, moves
+    unsigned fdiv_latency = 19;      // fdiv/fsqrt with an inexact result
+    unsigned fdiv_exact_latency = 7; // fdiv/fsqrt whose result is exact (the iteration ends early)
+};
+
+class Hart;
+
+// Services of the platform a hart runs on.
+class HostInterface {
+  public:
+    virtual ~HostInterface() = default;
+    // An ecall while no trap handler is installed (mtvec == 0). Returns false for an unknown call.
+    virtual bool host_call(Hart& hart) = 0;
+    // A store to a watched word (the program's `tohost`).
+    virtual void watched_store(Hart& hart, uint32_t addr, uint32_t value) = 0;
+};
+
+enum class StopReason { None, Exit, Error };
+
+// Thrown inside instruction handlers to abandon the instruction: a trap to take or a run to end.
+struct TrapSignal {
+    uint32_t cause;
+    uint32_t tval;
+};
+
+namespace csr {
+inline constexpr uint16_t kFflags = 0x001, kFrm = 0x002, kFcsr = 0x003;
+inline constexpr uint16_t kMstatus = 0x300, kMisa = 0x301, kMie = 0x304, kMtvec = 0x305;
+inline constexpr uint16_t kMcountinhibit = 0x320, kMhpmevent3 = 0x323, kMhpmevent31 = 0x33F;
+inline constexpr uint16_t kMscratch = 0x340, kMepc = 0x341, kMcause = 0x342, kMtval = 0x343, kMip = 0x344;
+inline constexpr uint16_t kMcycle = 0xB00, kMinstret = 0xB02, kMhpmcounter3 = 0xB03, kMhpmcounter31 = 0xB1F;
+inline constexpr uint16_t kMcycleh = 0xB80, kMinstreth = 0xB82, kMhpmcounter3h = 0xB83, kMhpmcounter31h = 0xB9F;
+inline constexpr uint16_t kCycle = 0xC00, kInstret = 0xC02, kHpmcounter3 = 0xC03, kHpmcounter31 = 0xC1F;
+inline constexpr uint16_t kCycleh = 0xC80, kInstreth = 0xC82, kHpmcounter3h = 0xC83, kHpmcounter31h = 0xC9F;
+inline constexpr uint16_t kLpstart0 = 0xCC0, kLpend0 = 0xCC1, kLpcount0 = 0xCC2;
+inline constexpr uint16_t kLpstart1 = 0xCC4, kLpend1 = 0xCC5, kLpcount1 = 0xCC6;
+inline constexpr uint16_t kUhartid = 0xCD0, kPrivlv = 0xCD1;
+inline constexpr uint16_t kMvendorid = 0xF11, kMarchid = 0xF12, kMimpid = 0xF13, kMhartid = 0xF14;
+} // namespace csr
+
+namespace cause {
+inline constexpr uint32_t kInstrMisaligned = 0, kInstrAccessFault = 1, kIllegalInstruction = 2, kBreakpoint = 3;
+inline constexpr uint32_t kLoadMisaligned = 4, kLoadAccessFault = 5, kStoreMisaligned = 6, kStoreAccessFault = 7;
+inline constexpr uint32_t kEcallM = 11;
+// Not architectural: a run-ending condition raised from a handler (message in Hart::stop_message()).
+inline constexpr uint32_t kSimulatorStop = 0xffffffffu;
+} // namespace cause
+
+class Hart {
+  public:
+    Hart(AddressMap& bus, HostInterface& host, const CoreTiming& timing, uint32_t hartid);
+
+    // Architectural reset: pc, sp, and everything else zero (mcountinhibit to its CV32E40P reset value).
+    void reset(uint32_t pc, uint32_t sp);
+    // Instructions in [lo, hi) are decoded once and cached; elsewhere they are decoded on every fetch.
+    void set_code_range(uint32_t lo, uint32_t hi);
+    // The memory that takes the fast path for data accesses (the rest goes through the address map).
+    void set_fast_ram(Ram* ram);
+    // A word whose stores are reported to the host (tohost).
+    void watch_word(uint32_t addr) { watch_addr_ = addr & ~3u; }
+
+    // Runs until the hart's cycle count reaches `cycle_limit` or the program stops.
+    void run(uint64_t cycle_limit);
+    bool stopped() const { return stop_ != StopReason::None; }
+    StopReason stop_reason() const { return stop_; }
+    int exit_code() const { return exit_code_; }
+    const std::string& stop_message() const { return stop_message_; }
+    // Ends the run from host code (exit host call, tohost write, errors found by the platform).
+    void request_stop(StopReason reason, int exit_code, std::string message = {});
+
+    uint64_t cycle() const { return cycle_; }
+    uint32_t pc() const { return pc_; }
+    uint32_t hartid() const { return hartid_; }
+    const CoreStats& stats() const { return stats_; }
+    const CoreTiming& timing() const { return timing_; }
+    AddressMap& bus() { return bus_; }
+
+    uint32_t xreg(unsigned i) const { return x_[i]; }
+    void set_xreg(unsigned i, uint32_t v) {
+        if (i) x_[i] = v;
+    }
+    uint32_t freg(unsigned i) const { return f_[i]; }
+    void set_freg(unsigned i, uint32_t v) { f_[i] = v; }
+    uint32_t fcsr() const { return (uint32_t{frm_} << 5) | fflags_; }
+
+    // Reads a CSR as the program would (no side effects, no permission checks); for tests and reports.
+    uint32_t peek_csr(uint16_t addr) const;
+
+    // ---- Used by instruction handlers (isa_*.cpp). ----
+    uint32_t x_[32]{};
+    uint32_t f_[32]{};
+    uint32_t pc_ = 0;
+    uint32_t next_pc_ = 0;
+    uint64_t cycle_ = 0;
+    uint64_t issue_ = 0; // cycle at which the current instruction issued
+    uint8_t fflags_ = 0;
+    uint8_t frm_ = 0;
+    std::array<uint64_t, kSlotCount> ready_{};
+    std::array<InsnClass, kSlotCount> producer_{};
+    CoreStats stats_;
+
+    template <typename T> T load(uint32_t addr) {
+        const uint32_t off = addr - fast_base_;
+        if (off <= fast_last_[sizeof(T) - 1]) {
+            T v;
+            std::memcpy(&v, fast_data_ + off, sizeof(T));
+            return v;
+        }
+        return static_cast<T>(slow_load(addr, sizeof(T)));
+    }
+    template <typename T> void store(uint32_t addr, T v) {
+        const uint32_t off = addr - fast_base_;
+        if (off <= fast_last_[sizeof(T) - 1] && addr - code_lo_ >= code_span_ && (addr & ~3u) != watch_addr_) {
+            std::memcpy(fast_data_ + off, &v, sizeof(T));
+            return;
+        }
+        slow_store(addr, sizeof(T), v);
+    }
+    // Adds `cycles` to the current instruction, counted as `kind`.
+    void add_stall(StallKind kind, uint64_t cycles) {
+        cycle_ += cycles;
+        stats_.stall_cycles[static_cast<size_t>(kind)] += cycles;
+    }
+    // Taken branch / jump: redirect and pay the refetch penalty (one more for a misaligned 32-bit target).
+    void jump_to(uint32_t target, unsigned penalty);
+    // Delays issue of the current instruction until `cycle` (the FPU or div/sqrt unit is busy).
+    void delay_issue(uint64_t cycle, StallKind kind) {
+        if (cycle > issue_) {
+            add_stall(kind, cycle - issue_);
+            issue_ = cycle;
+        }
+    }
+    uint64_t fpu_free_ = 0; // cycle at which the div/sqrt unit takes a new operation
+
+    [[noreturn]] void trap(uint32_t cause, uint32_t tval) { throw TrapSignal{cause, tval}; }
+    [[noreturn]] void fail(std::string message);
+    uint32_t csr_read(uint16_t addr, bool& ok);
+    bool csr_write(uint16_t addr, uint32_t value);
+    bool csr_cost_is_long(uint16_t addr) const;
+    void do_ecall();
+    void do_mret();
+    void fence_i();
+
+    // Hardware loops (XCVhwlp).
+    struct HwLoop {
+        uint32_t start = 0, end = 0, count = 0;
+    };
+    std::array<HwLoop, 2> loops_{};
+    void hwloop_set(unsigned l, uint32_t start, uint32_t end, uint32_t count, bool set_start, bool set_end,
+                    bool set_count);
+
+  private:
+    uint32_t slow_load(uint32_t addr, unsigned size);
+    void slow_store(uint32_t addr, unsigned size, uint32_t value);
+    const DecodedInsn& fetch_slow();
+    void decode_at(DecodedInsn& slot, uint32_t pc);
+    uint32_t fetch_parcel(uint32_t addr);
+    void stall_on_operands(const DecodedInsn& d, uint64_t need);
+    void take_trap(const TrapSignal& t);
+    void hwloop_wrap();
+    void hwloop_validate(unsigned l);
+    void update_hwloop_watch();
+    uint64_t event_count(unsigned event) const;
+    uint64_t counter_value(unsigned idx) const;
+    void counter_write(unsigned idx, uint64_t value);
+    uint64_t counter_source(unsigned idx) const;
+
+    AddressMap& bus_;
+    HostInterface& host_;
+    CoreTiming timing_;
+    uint32_t hartid_;
+
+    uint64_t limit_ = 0;
+    StopReason stop_ = StopReason::None;
+    int exit_code_ = 0;
+    std::string stop_message_;
+
+    // Fast data window: off <= fast_last_[size-1] means [addr, addr+size) is inside it.
+    uint32_t fast_base_ = 0;
+    uint8_t* fast_data_ = nullptr;
+    std::array<uint32_t, 4> fast_last_{0, 0, 0, 0};
+    uint32_t watch_addr_ = 1; // odd: never matches a word address
+
+    uint32_t code_lo_ = 0;
+    uint32_t code_span_ = 0;
+    std::vector<DecodedInsn> decode_cache_;
+    DecodedInsn scratch_insn_;
+
+    uint32_t hwloop_watch_[2] = {1, 1}; // loop end addresses while active, an odd value otherwise
+    std::pair<uint32_t, uint32_t> validated_[2] = {{1, 1}, {1, 1}};
+
+    // CSR state
+    uint32_t mstatus_ = 0, mie_ = 0, mtvec_ = 0, mscratch_ = 0, mepc_ = 0, mcause_ = 0, mtval_ = 0;
+    uint32_t mcountinhibit_ = 0;
+    std::array<uint32_t, 32> mhpmevent_{};
+    // Counter i (0 = mcycle, 2 = minstret, 3..31 = mhpmcounter) reads source - offset, or its frozen
+    // value while inhibited.
+    std::array<uint64_t, 32> counter_offset_{};
+    std::array<uint64_t, 32> counter_frozen_{};
+
+    friend class HartTestAccess;
+};
+
+} // namespace pulpsim

@@ -1,0 +1,82 @@
+// The physical address space of a platform: RAM regions and memory-mapped devices.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace pulpsim {
+
+// A device behind a window of the address map. Accesses are 1, 2 or 4 bytes wide and naturally aligned
+// within the window; `offset` is relative to the window base.
+class MmioDevice {
+  public:
+    virtual ~MmioDevice() = default;
+    virtual uint32_t read(uint32_t offset, unsigned size) = 0;
+    virtual void write(uint32_t offset, unsigned size, uint32_t value) = 0;
+};
+
+class Ram {
+  public:
+    Ram(std::string name, uint32_t base, uint32_t size);
+
+    const std::string& name() const { return name_; }
+    uint32_t base() const { return base_; }
+    uint32_t size() const { return size_; }
+    uint64_t end() const { return uint64_t{base_} + size_; }
+    bool contains(uint32_t addr, uint32_t len) const {
+        return addr >= base_ && uint64_t{addr} + len <= end();
+    }
+    uint8_t* data() { return bytes_.data(); }
+    const uint8_t* data() const { return bytes_.data(); }
+
+  private:
+    std::string name_;
+    uint32_t base_;
+    uint32_t size_;
+    std::vector<uint8_t> bytes_;
+};
+
+// Raised for an access that no region or device answers; carries what an error message needs.
+struct BusError {
+    uint32_t addr;
+    unsigned size;
+    bool write;
+};
+
+class AddressMap {
+  public:
+    Ram& add_ram(const std::string& name, uint32_t base, uint32_t size);
+    void add_device(const std::string& name, uint32_t base, uint32_t size, MmioDevice& device);
+
+    Ram* find_ram(uint32_t addr, uint32_t len = 1);
+    const Ram* find_ram(uint32_t addr, uint32_t len = 1) const;
+    const std::vector<std::unique_ptr<Ram>>& rams() const { return rams_; }
+
+    // Slow-path accesses used when the fast window of a core misses; throw BusError.
+    uint32_t read(uint32_t addr, unsigned size);
+    void write(uint32_t addr, unsigned size, uint32_t value);
+
+    // Host-side copies used by loaders and by host calls that read program buffers; throw BusError.
+    void read_bytes(uint32_t addr, void* dst, uint32_t len) const;
+    void write_bytes(uint32_t addr, const void* src, uint32_t len);
+
+    // A short description of the map for error messages ("L2 [0x1c000000, 0x1c100000)").
+    std::string describe() const;
+
+  private:
+    struct DeviceWindow {
+        std::string name;
+        uint32_t base;
+        uint32_t size;
+        MmioDevice* device;
+    };
+    void check_free(const std::string& name, uint32_t base, uint32_t size) const;
+
+    std::vector<std::unique_ptr<Ram>> rams_;
+    std::vector<DeviceWindow> devices_;
+};
+
+} // namespace pulpsim

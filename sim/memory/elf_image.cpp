@@ -1,0 +1,134 @@
+#include "memory/elf_image.hpp"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdexcept>
+#include <unistd.h>
+
+namespace pulpsim {
+namespace {
+
+// Owns the file descriptor and libelf handle so every early error path releases both.
+class ElfFile {
+  public:
+    explicit ElfFile(const std::string& path) : path_(path) {
+        if (elf_version(EV_CURRENT) == EV_NONE) fail("libelf initialisation failed");
+        fd_ = ::open(path.c_str(), O_RDONLY);
+        if (fd_ < 0) fail("cannot open file");
+        elf_ = elf_begin(fd_, ELF_C_READ, nullptr);
+        if (!elf_ || elf_kind(elf_) != ELF_K_ELF) fail("not an ELF file");
+    }
+    ~ElfFile() {
+        if (elf_) elf_end(elf_);
+        if (fd_ >= 0) ::close(fd_);
+    }
+    ElfFile(const ElfFile&) = delete;
+    ElfFile& operator=(const ElfFile&) = delete;
+
+    [[noreturn]] void fail(const std::string& why) const { throw std::runtime_error(fmt::format("{}: {}", path_, why)); }
+    Elf* get() const { return elf_; }
+
+  private:
+    std::string path_;
+    int fd_ = -1;
+    Elf* elf_ = nullptr;
+};
+
+std::string machine_name(unsigned machine) {
+    switch (machine) {
+    case EM_X86_64: return "x86-64";
+    case EM_386: return "x86";
+    case EM_AARCH64: return "AArch64";
+    case EM_ARM: return "ARM";
+    case EM_RISCV: return "RISC-V";
+    default: return fmt::format("machine {}", machine);
+    }
+}
+
+} // namespace
+
+ElfImage ElfImage::load(const std::string& path) {
+    ElfFile file(path);
+    Elf* elf = file.get();
+    const char* ident = elf_getident(elf, nullptr);
+    if (!ident) file.fail("truncated ELF header");
+    GElf_Ehdr ehdr;
+    if (!gelf_getehdr(elf, &ehdr)) file.fail("truncated ELF header");
+    const bool is32 = ident[EI_CLASS] == ELFCLASS32;
+    if (ehdr.e_machine != EM_RISCV)
+        file.fail(fmt::format("{} {}-bit ELF, expected a 32-bit RISC-V ELF", machine_name(ehdr.e_machine),
+                              is32 ? 32 : 64));
+    if (!is32) file.fail("64-bit RISC-V ELF, expected a 32-bit (RV32) ELF");
+    if (ident[EI_DATA] != ELFDATA2LSB) file.fail("big-endian ELF, expected little-endian RISC-V");
+    if (ehdr.e_type != ET_EXEC) file.fail("not an executable (ELF type is not EXEC)");
+
+    ElfImage image;
+    image.path_ = path;
+    image.entry_ = static_cast<uint32_t>(ehdr.e_entry);
+
+    size_t phnum = 0;
+    if (elf_getphdrnum(elf, &phnum) != 0) file.fail("unreadable program headers");
+    size_t file_size = 0;
+    char* raw = elf_rawfile(elf, &file_size);
+    if (!raw) file.fail("unreadable file contents");
+    for (size_t i = 0; i < phnum; ++i) {
+        GElf_Phdr ph;
+        if (!gelf_getphdr(elf, static_cast<int>(i), &ph)) file.fail("unreadable program header");
+        if (ph.p_type != PT_LOAD || ph.p_memsz == 0) continue;
+        if (ph.p_filesz > ph.p_memsz) file.fail(fmt::format("segment {} has filesz > memsz", i));
+        if (ph.p_offset + ph.p_filesz > file_size) file.fail(fmt::format("segment {} extends past end of file", i));
+        if (ph.p_vaddr + ph.p_memsz > (uint64_t{1} << 32))
+            file.fail(fmt::format("segment {} [{:#x}, {:#x}) runs past the 32-bit address space", i, ph.p_vaddr,
+                                  ph.p_vaddr + ph.p_memsz));
+        ElfSegment seg;
+        seg.vaddr = static_cast<uint32_t>(ph.p_vaddr);
+        seg.memsz = static_cast<uint32_t>(ph.p_memsz);
+        seg.bytes.assign(raw + ph.p_offset, raw + ph.p_offset + ph.p_filesz);
+        seg.executable = (ph.p_flags & PF_X) != 0;
+        seg.writable = (ph.p_flags & PF_W) != 0;
+        image.segments_.push_back(std::move(seg));
+    }
+    if (image.segments_.empty()) file.fail("no loadable segments");
+
+    Elf_Scn* scn = nullptr;
+    while ((scn = elf_nextscn(elf, scn)) != nullptr) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB) continue;
+        Elf_Data* data = elf_getdata(scn, nullptr);
+        if (!data || sh.sh_entsize == 0) continue;
+        const size_t count = sh.sh_size / sh.sh_entsize;
+        for (size_t k = 0; k < count; ++k) {
+            GElf_Sym sym;
+            if (!gelf_getsym(data, static_cast<int>(k), &sym)) continue;
+            const char* name = elf_strptr(elf, sh.sh_link, sym.st_name);
+            if (!name || !*name || sym.st_shndx == SHN_UNDEF) continue;
+            const int type = GELF_ST_TYPE(sym.st_info);
+            const auto value = static_cast<uint32_t>(sym.st_value);
+            if (type == STT_SECTION || type == STT_FILE) continue;
+            image.symbols_.emplace(name, value);
+            if (type == STT_FUNC || type == STT_OBJECT)
+                image.symbols_by_addr_[value] = {name, static_cast<uint32_t>(sym.st_size)};
+        }
+    }
+    return image;
+}
+
+std::optional<uint32_t> ElfImage::symbol(const std::string& name) const {
+    auto it = symbols_.find(name);
+    if (it == symbols_.end()) return std::nullopt;
+    return it->second;
+}
+
+std::string ElfImage::describe_address(uint32_t addr) const {
+    auto it = symbols_by_addr_.upper_bound(addr);
+    if (it == symbols_by_addr_.begin()) return {};
+    --it;
+    const auto& [name, size] = it->second;
+    const uint32_t off = addr - it->first;
+    if (size != 0 && off >= size) return {};
+    return off == 0 ? name : fmt::format("{}+{:#x}", name, off);
+}
+
+} // namespace pulpsim

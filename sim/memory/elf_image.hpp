@@ -1,0 +1,40 @@
+// A validated RV32 executable: loadable segments, entry point and symbol table.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pulpsim {
+
+struct ElfSegment {
+    uint32_t vaddr = 0;
+    uint32_t memsz = 0;
+    std::vector<uint8_t> bytes; // file contents; the rest up to memsz is zero
+    bool executable = false;
+    bool writable = false;
+};
+
+class ElfImage {
+  public:
+    // Reads and validates `path`; throws std::runtime_error with a one-line message naming the file.
+    static ElfImage load(const std::string& path);
+
+    const std::string& path() const { return path_; }
+    uint32_t entry() const { return entry_; }
+    const std::vector<ElfSegment>& segments() const { return segments_; }
+    std::optional<uint32_t> symbol(const std::string& name) const;
+    // The name of the function or object containing `addr`, for messages ("main+0x1c").
+    std::string describe_address(uint32_t addr) const;
+
+  private:
+    std::string path_;
+    uint32_t entry_ = 0;
+    std::vector<ElfSegment> segments_;
+    std::map<std::string, uint32_t> symbols_;
+    std::map<uint32_t, std::pair<std::string, uint32_t>> symbols_by_addr_; // addr -> (name, size)
+};
+
+} // namespace pulpsim

@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""Bad input must give one clear line on stderr, a small non-zero exit status, and no report file.
+
+Each case runs pulpsim and checks: the exit status, that stderr is exactly one line matching a pattern
+(the file, address or option it names), and that a requested --report-json file was not written.
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sim", required=True)
+    ap.add_argument("--programs", required=True, help="folder of the prebuilt bad_*.elf programs")
+    ap.add_argument("--workdir", required=True)
+    args = ap.parse_args()
+    os.makedirs(args.workdir, exist_ok=True)
+    w = args.workdir
+    p = lambda name: os.path.join(args.programs, f"bad_{name}.elf")
+
+    text_file = os.path.join(w, "notes.txt")
+    with open(text_file, "w") as f:
+        f.write("not a program\n")
+    rv64 = os.path.join(w, "rv64.elf")
+    # A minimal 64-bit RISC-V ELF header (EM_RISCV = 243, ET_EXEC).
+    hdr = bytearray(64)
+    hdr[0:7] = b"\x7fELF\x02\x01\x01"
+    hdr[16], hdr[18], hdr[20], hdr[52] = 2, 243, 1, 64
+    with open(rv64, "wb") as f:
+        f.write(hdr)
+
+    cases = [
+        # (name, argv, exit status, stderr pattern)
+        ("missing file", ["run", "--bare", os.path.join(w, "nope.elf")], 2, r"nope\.elf: cannot open file"),
+        ("text file", ["run", "--bare", text_file], 2, r"notes\.txt: not an ELF file"),
+        ("x86-64 ELF", ["run", "--bare", "/bin/sh"], 2, r"/bin/sh: x86-64 64-bit ELF, expected a 32-bit RISC-V ELF"),
+        ("64-bit RISC-V ELF", ["run", "--bare", rv64], 2, r"rv64\.elf: 64-bit RISC-V ELF"),
+        ("segment outside memory", ["run", "--bare", p("huge_bss")], 2, r"huge_bss\.elf: memory .* outside the modelled memory"),
+        ("illegal instruction", ["run", "--bare", p("illegal_instruction")], 3,
+         r"illegal instruction 0xffffffff at pc 0x80000002"),
+        ("misaligned hwloop setup", ["run", "--bare", p("hwloop_misaligned_setup")], 3,
+         r"hardware-loop setup instruction at misaligned pc 0x80000002"),
+        ("hwloop body too short", ["run", "--bare", p("hwloop_short_body")], 3,
+         r"hardware loop 0 \[0x80000004, 0x8000000c\).*at least 3 instructions"),
+        ("hwloop compressed body", ["run", "--bare", p("hwloop_compressed_body")], 3,
+         r"hardware loop 0 .*compressed instruction at 0x80000008"),
+        ("store outside memory", ["run", "--bare", p("store_outside_memory")], 3,
+         r"store at address 0x40000000 outside every memory \(pc 0x80000004"),
+        ("runaway", ["run", "--bare", "--max-cycles", "5000", p("runaway")], 4,
+         r"did not finish within --max-cycles 5000"),
+        ("unknown option", ["run", "--bare", "--frobnicate", p("runaway")], 2, r"frobnicate"),
+        ("bad number", ["run", "--bare", "--max-cycles", "lots", p("runaway")], 2, r"--max-cycles: 'lots' is not"),
+        ("unknown setting", ["run", "--bare", "--set", "core.warp=9", p("runaway")], 2, r"unknown key 'core\.warp'"),
+        ("no platform", ["run", p("runaway")], 2, r"no platform given"),
+        ("unknown command", ["frobnicate"], 2, r"unknown command 'frobnicate'"),
+    ]
+    failed = 0
+    for name, argv, status, pattern in cases:
+        report = os.path.join(w, "report.json")
+        if os.path.exists(report):
+            os.remove(report)
+        full = [args.sim] + argv
+        if argv and argv[0] == "run":
+            full += ["--report-json", report] if status == 2 else []
+        try:
+            r = subprocess.run(full, capture_output=True, text=True, timeout=60)
+        except subprocess.TimeoutExpired:
+            print(f"FAIL {name}: timed out")
+            failed += 1
+            continue
+        lines = [l for l in r.stderr.splitlines() if l.strip()]
+        problems = []
+        if r.returncode != status:
+            problems.append(f"exit status {r.returncode}, expected {status}")
+        if len(lines) != 1:
+            problems.append(f"stderr has {len(lines)} lines, expected 1: {r.stderr!r}")
+        elif not re.search(pattern, lines[0]):
+            problems.append(f"stderr {lines[0]!r} does not match {pattern!r}")
+        if status == 2 and os.path.exists(report):
+            problems.append("a report file was written")
+        if problems:
+            failed += 1
+            print(f"FAIL {name}: " + "; ".join(problems))
+        else:
+            print(f"ok   {name}: {lines[0]}")
+    print(f"{len(cases) - failed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

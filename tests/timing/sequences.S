@@ -1,0 +1,112 @@
+/* Hazard micro-sequences for the cycle-exact timing tests (timing_test.cpp holds the expected costs).
+ *
+ * Each case reads mcycle, runs its sequence, reads mcycle again and stores the difference in results[i].
+ * A csrr of mcycle costs 4 cycles and returns the cycle it issued in, so an empty sequence measures 4
+ * (results[0]) and a sequence's own cost is results[i] - results[0].
+ */
+#include "hwloop.h"
+
+/* With RVC enabled the assembler can pad a 2-byte gap with c.nop. */
+#define BEGIN .option push; .option rvc; .balign 4; .option pop; csrr t0, mcycle
+#define END(i) csrr t1, mcycle; sub t1, t1, t0; sw t1, 4 * (i)(s0)
+
+    .section .text.init, "ax"
+    .globl _start
+_start:
+    .option norvc
+    csrw mcountinhibit, zero
+    la s0, results
+    la s1, data
+    li a2, 1
+    la t2, one
+    flw f1, 0(t2)
+    flw f2, 4(t2)  /* 3.0 */
+    flw f4, 8(t2)  /* 2.0 */
+    li a3, 0
+    nop; nop; nop; nop
+
+    BEGIN; END(0)                                   /* baseline */
+    BEGIN; addi a0, a0, 1; END(1)
+    BEGIN; lw a1, 0(s1); addi a4, a3, 1; END(2)     /* load, independent next */
+    BEGIN; lw a1, 0(s1); addi a4, a1, 1; END(3)     /* load-use */
+    BEGIN; bne zero, zero, 1f; 1: END(4)            /* branch not taken */
+    BEGIN; beq zero, zero, 1f; 1: END(5)            /* branch taken, aligned target */
+    BEGIN
+    beq zero, zero, 1f
+    .option rvc
+    c.nop
+    .option norvc
+1:  END(6)                                          /* branch taken, 32-bit target at pc % 4 == 2 */
+    BEGIN; jal zero, 1f; 1: END(7)                  /* jal */
+    BEGIN
+    jal zero, 1f
+    .option rvc
+    c.nop
+    .option norvc
+1:  END(8)                                          /* jal to a misaligned 32-bit target */
+    la a5, 1f
+    nop; nop
+    BEGIN; jalr zero, 0(a5); 1: END(9)              /* jalr, operand ready long ago */
+    la a5, 1f
+    BEGIN; addi a5, a5, 0; jalr zero, 0(a5); 1: END(10) /* jalr right after its operand's producer */
+    li a6, 7
+    li a7, 0x80000000
+    BEGIN; mul a0, a2, a6; END(11)
+    BEGIN; mulh a0, a2, a6; END(12)
+    BEGIN; mulh a0, a2, a6; addi a4, a0, 1; END(13)
+    BEGIN; div a0, a6, a2; END(14)                  /* divisor 1: 31 leading zeros */
+    BEGIN; divu a0, a6, a7; END(15)                 /* divisor 0x80000000: none */
+    BEGIN; div a0, a6, zero; END(16)                /* divisor 0 */
+    BEGIN; div a0, a2, a6; END(17)                  /* divisor 7: 29 leading zeros */
+    BEGIN; fadd.s f3, f1, f1; fadd.s f5, f3, f3; END(18)            /* FP dependency */
+    BEGIN; fmul.s f3, f1, f2; fmadd.s f5, f3, f2, f1; fmadd.s f6, f5, f2, f1; END(19)
+    BEGIN; fdiv.s f3, f1, f2; fadd.s f5, f3, f3; END(20)            /* 1/3: inexact */
+    BEGIN; fdiv.s f3, f1, f4; fadd.s f5, f3, f3; END(21)            /* 1/2: exact */
+    BEGIN; fdiv.s f3, f1, f2; addi a0, a0, 1; END(22)               /* integer work continues */
+    fadd.s f3, f3, f3   /* wait for that division before the next case */
+    BEGIN; fdiv.s f3, f1, f2; fadd.s f5, f1, f1; END(23)            /* FPU busy for any FP op */
+    BEGIN; flw f3, 0(t2); fadd.s f5, f3, f3; END(24)                /* FP load-use */
+    BEGIN; csrr a0, mscratch; END(25)
+    BEGIN; lw a1, 1(s1); END(26)                                    /* misaligned word */
+    fsqrt.s f3, f4   /* drain the div/sqrt unit before the next case */
+    fadd.s f3, f3, f3
+    BEGIN; fsqrt.s f3, f4; fadd.s f5, f3, f3; END(27)               /* sqrt(2): inexact */
+    BEGIN
+    cv_setupi 0, 10, 2f
+    addi a0, a0, 1
+    addi a1, a1, 1
+    addi a4, a4, 1
+2:  END(28)                                                         /* 10 x 3 instructions */
+    li a0, 0
+    BEGIN
+    cv_setupi 0, 4, 2f
+    addi a1, a0, 1
+    addi a4, a4, 1
+    lw a0, 0(s1)
+2:  END(29)                                         /* load-use across the loop-back */
+    BEGIN
+    cv_setupi 1, 3, 4f
+    cv_setupi 0, 2, 3f
+    addi a0, a0, 1
+    addi a1, a1, 1
+    addi a4, a4, 1
+3:  addi a5, a5, 1
+    addi a6, a6, 1
+4:  END(30)                                         /* nested: 3 x (1 + 2 x 3 + 2) + 1 */
+
+    li t5, 1
+    la t6, tohost
+    sw t5, 0(t6)
+1:  j 1b
+
+    .section .tohost, "aw"
+    .balign 8
+    .globl tohost
+tohost: .word 0, 0
+
+    .data
+    .balign 4
+data:   .word 0x01020304, 0x05060708
+one:    .word 0x3f800000, 0x40400000, 0x40000000
+    .globl results
+results: .space 4 * 64
