@@ -12,7 +12,9 @@ void BM_MatmulFp32Bare(benchmark::State& state) {
     options.capture_output = true;
     uint64_t instructions = 0, cycles = 0;
     for (auto _ : state) {
+        state.PauseTiming(); // loading the program is not simulation
         pulpsim::BareMachine machine(elf, options);
+        state.ResumeTiming();
         const auto outcome = machine.run_to_end();
         if (outcome.exit_status != 0) {
             state.SkipWithError(("matmul failed: " + outcome.message).c_str());

@@ -14,10 +14,10 @@
 #   - the global property PULPSIM_RISCV_PROGRAMS lists every <name>.
 # The target riscv_programs builds them all.
 #
-# Without NO_RUNTIME, the program is linked with kernels/runtime (crt0, stdio glue, link.ld) and
-# picolibc's libc (which includes libm) plus libgcc. NO_RUNTIME links only the given sources (which bring their own
-# _start) against LINKER_SCRIPT or kernels/runtime/bare.ld. Header changes rebuild through depfiles;
-# DEPENDS adds files the compile steps wait for (e.g. generated headers).
+# Without NO_RUNTIME, the program is linked with kernels/runtime (crt0, stdio glue, link.ld),
+# picolibc's libc (which includes libm) and libgcc. NO_RUNTIME links only the given sources (which
+# bring their own _start) against LINKER_SCRIPT or kernels/runtime/bare.ld. Header changes rebuild
+# through depfiles; DEPENDS adds files the compile steps wait for (e.g. generated headers).
 include_guard(GLOBAL)
 
 # Script mode helper: writes the disassembly of an ELF to a file.
@@ -48,8 +48,10 @@ endif()
 find_program(PULPSIM_RISCV_OBJDUMP NAMES llvm-objdump-19 DOC "llvm-objdump 19 (optional, for .dis listings)")
 
 # --- picolibc and libgcc --------------------------------------------------------------------------
-set(PULPSIM_PICOLIBC_ROOT /usr/lib/picolibc/riscv64-unknown-elf CACHE PATH "picolibc install prefix for RISC-V")
-set(PULPSIM_PICOLIBC_MULTILIB rv32imf/ilp32f CACHE STRING "picolibc multilib directory (no A, no D: PULP cores)")
+set(PULPSIM_PICOLIBC_ROOT /usr/lib/picolibc/riscv64-unknown-elf
+    CACHE PATH "picolibc install prefix for RISC-V")
+set(PULPSIM_PICOLIBC_MULTILIB rv32imf/ilp32f
+    CACHE STRING "picolibc multilib directory (no A, no D: PULP cores)")
 find_path(PULPSIM_PICOLIBC_INCLUDE_DIR picolibc.h PATHS ${PULPSIM_PICOLIBC_ROOT}/include NO_DEFAULT_PATH)
 find_file(PULPSIM_PICOLIBC_LIBC libc.a
           PATHS ${PULPSIM_PICOLIBC_ROOT}/lib/release/${PULPSIM_PICOLIBC_MULTILIB}
@@ -147,6 +149,7 @@ function(pulpsim_add_riscv_program)
   if(NOT ARG_OUTPUT_DIR)
     set(ARG_OUTPUT_DIR ${CMAKE_BINARY_DIR}/kernels)
   endif()
+  cmake_path(ABSOLUTE_PATH ARG_OUTPUT_DIR BASE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR} NORMALIZE)
   if(NOT ARG_LINKER_SCRIPT)
     if(ARG_NO_RUNTIME)
       set(ARG_LINKER_SCRIPT ${PULPSIM_RISCV_RUNTIME_DIR}/bare.ld)
@@ -216,15 +219,17 @@ function(pulpsim_add_riscv_program)
   endforeach()
 
   set(libs)
+  set(lib_files)
   if(NOT ARG_NO_RUNTIME)
-    set(libs --start-group ${PULPSIM_PICOLIBC_LIBC} ${PULPSIM_RISCV_LIBGCC} --end-group)
+    set(lib_files ${PULPSIM_PICOLIBC_LIBC} ${PULPSIM_RISCV_LIBGCC})
+    set(libs --start-group ${lib_files} --end-group)
   endif()
   add_custom_command(
     OUTPUT ${elf} ${map}
     COMMAND ${CMAKE_COMMAND} -E make_directory ${ARG_OUTPUT_DIR}
     COMMAND ${PULPSIM_RISCV_LD} ${PULPSIM_RISCV_LDFLAGS} ${ARG_LDFLAGS} -T ${ARG_LINKER_SCRIPT} -Map=${map}
             -o ${elf} ${objects} ${libs}
-    DEPENDS ${objects} ${ARG_LINKER_SCRIPT}
+    DEPENDS ${objects} ${ARG_LINKER_SCRIPT} ${lib_files}
     COMMENT "RISC-V LD ${ARG_NAME}.elf"
     COMMAND_EXPAND_LISTS VERBATIM)
   set(outputs ${elf})

@@ -31,16 +31,9 @@ BareMachine::BareMachine(const ElfImage& elf, const BareOptions& options)
                                              elf_.entry()));
     hart_->set_fast_ram(const_cast<Ram*>(entry_ram));
 
-    uint64_t code_lo = UINT64_MAX, code_hi = 0;
-    for (const auto& s : elf_.segments())
-        if (s.executable) {
-            code_lo = std::min<uint64_t>(code_lo, s.vaddr);
-            code_hi = std::max<uint64_t>(code_hi, uint64_t{s.vaddr} + s.memsz);
-        }
-    if (code_lo < code_hi) {
-        code_hi = std::min<uint64_t>(code_hi, code_lo + kMaxDecodedCode);
-        hart_->set_code_range(static_cast<uint32_t>(code_lo), static_cast<uint32_t>(code_hi));
-    }
+    // Instructions outside this range still run, decoded on every fetch.
+    const auto [code_lo, code_hi] = elf_.code_range();
+    if (code_lo < code_hi) hart_->set_code_range(code_lo, std::min<uint32_t>(code_hi, code_lo + kMaxDecodedCode));
     if (auto tohost = elf_.symbol("tohost")) hart_->watch_word(*tohost);
 
     auto map_register = [&](const char* what, std::optional<uint32_t> addr, MmioDevice& dev) {

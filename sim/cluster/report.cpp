@@ -53,7 +53,7 @@ nlohmann::ordered_json report_json(const BareMachine& sys, const RunOutcome& out
     counters["branches"] = st.count(InsnClass::Branch);
     counters["branches_taken"] = st.branches_taken;
     counters["jumps"] = st.count(InsnClass::Jump);
-    counters["compressed"] = st.compressed;
+    counters["compressed"] = st.compressed();
     counters["load_use_hazards"] = st.load_use_hazards;
     counters["jump_register_hazards"] = st.jump_register_hazards;
     counters["fp_instructions"] = st.count(InsnClass::Fp) + st.count(InsnClass::FpDivSqrt);
@@ -121,7 +121,7 @@ void print_report_table(std::ostream& os, const BareMachine& sys, const RunOutco
                           100.0 * ratio(st.stall_cycles[k], h.cycle()));
     os << fmt::format("\nloads {}  stores {}  branches {} (taken {})  jumps {}  compressed {}\n", st.loads(),
                       st.stores(), st.count(InsnClass::Branch), st.branches_taken, st.count(InsnClass::Jump),
-                      st.compressed);
+                      st.compressed());
     const auto& regions = sys.host().regions();
     if (!regions.empty()) {
         os << fmt::format("\n{:<20}{:>6}{:>14}{:>14}{:>12}{:>10}\n", "region", "runs", "cycles", "instret", "MACs",

@@ -23,15 +23,22 @@ const char* stall_name(StallKind kind);
 
 struct CoreStats {
     uint64_t instret = 0;
-    uint64_t compressed = 0;
     uint64_t load_use_hazards = 0;     // LD_STALL events
     uint64_t jump_register_hazards = 0;// JMP_STALL events
     uint64_t branches_taken = 0;
     uint64_t fp_writebacks = 0;
-    std::array<uint64_t, static_cast<size_t>(InsnClass::Count)> by_class{};
+    // Retired instructions by class and size: index 2 * class + (1 if compressed).
+    std::array<uint64_t, 2 * static_cast<size_t>(InsnClass::Count)> by_class_and_size{};
     std::array<uint64_t, static_cast<size_t>(StallKind::Count)> stall_cycles{};
 
-    uint64_t count(InsnClass c) const { return by_class[static_cast<size_t>(c)]; }
+    uint64_t count(InsnClass c) const {
+        return by_class_and_size[2 * static_cast<size_t>(c)] + by_class_and_size[2 * static_cast<size_t>(c) + 1];
+    }
+    uint64_t compressed() const {
+        uint64_t n = 0;
+        for (size_t i = 1; i < by_class_and_size.size(); i += 2) n += by_class_and_size[i];
+        return n;
+    }
     uint64_t stalls(StallKind k) const { return stall_cycles[static_cast<size_t>(k)]; }
     uint64_t total_stalls() const {
         uint64_t s = 0;

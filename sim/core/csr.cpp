@@ -18,7 +18,7 @@ uint64_t Hart::event_count(unsigned event) const {
     case 7: return stats_.count(InsnClass::Jump);                               // JUMP
     case 8: return stats_.count(InsnClass::Branch);                             // BRANCH
     case 9: return stats_.branches_taken;                                       // BRANCH_TAKEN
-    case 10: return stats_.compressed;                                          // COMP_INSTR
+    case 10: return stats_.compressed();                                          // COMP_INSTR
     case 11: return stats_.total_stalls();                                      // PIPE_STALL
     case 12: return 0;                                                          // APU_TYPE
     case 13: return 0;                                                          // APU_CONT

@@ -47,6 +47,16 @@ struct DecodedInsn {
     uint8_t len = 4;          // 2 for compressed instructions
     InsnClass cls = InsnClass::Alu;
     uint8_t aux = 0;          // rounding mode, loop index, sub-operation: meaning depends on the handler
+    uint8_t stat_index = 0;   // 2 * cls + compressed, filled in by decode()
+    uint16_t ready_code = 4;  // latency << 2 | ReadyCause, filled in by decode()
 };
+
+// A scoreboard entry packs the cycle a value becomes usable with what produced it, so that one store per
+// instruction keeps both (the cause only matters when an instruction has to wait).
+enum class ReadyCause : uint8_t { Other = 0, Load = 1, Fpu = 2 };
+inline constexpr uint64_t ready_entry(uint64_t cycle, ReadyCause cause) {
+    return (cycle << 2) | static_cast<uint64_t>(cause);
+}
+inline constexpr uint64_t ready_cycle(uint64_t entry) { return entry >> 2; }
 
 } // namespace pulpsim

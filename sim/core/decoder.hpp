@@ -24,6 +24,7 @@ bool decode_zicsr(uint32_t raw, DecodedInsn& d);
 bool decode_rv32f(uint32_t raw, DecodedInsn& d, const CoreTiming& timing);
 bool decode_xcvhwlp(uint32_t raw, DecodedInsn& d);
 bool decode_xpulp(uint32_t raw, DecodedInsn& d, const CoreTiming& timing);
+bool decode_xcvsimd(uint32_t raw, DecodedInsn& d);
 
 void illegal(Hart& h, const DecodedInsn& d);
 

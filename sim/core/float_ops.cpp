@@ -1,9 +1,14 @@
 #include "core/float_ops.hpp"
 
 #include <bit>
+#include <cfloat>
 #include <cmath>
 #include <cstdint>
-#include <utility>
+#include <limits>
+
+#if defined(__FAST_MATH__)
+#error "float_ops.cpp relies on IEEE 754 host arithmetic; build it without -ffast-math"
+#endif
 
 // Two implementations live here. The integer one (templated on the format, so binary16 shares it) is exact
 // for every rounding mode. For NearestEven the hot binary32 operations instead let the host FPU produce the
@@ -59,10 +64,11 @@ constexpr int msb(uint64_t x) {
     return 63 - std::countl_zero(x);
 }
 
-// Shifts right, OR-ing everything shifted out into bit 0 so rounding still sees a nonzero remainder.
+// Shifts x < 2^63 right by n >= 0, OR-ing everything shifted out into bit 0 so rounding still sees a nonzero
+// remainder. Clamping n to 63 already moves all of x out; no branches, as alignment shifts are
+// data-dependent.
 constexpr uint64_t shift_right_jam(uint64_t x, int n) {
-    if (n <= 0) return x;
-    if (n >= 64) return x != 0;
+    n = n < 63 ? n : 63;
     return (x >> n) | ((x & ((uint64_t(1) << n) - 1)) != 0);
 }
 
@@ -120,7 +126,7 @@ template <class F> uint32_t round_pack(bool negative, int exp, uint64_t sig, Rou
         // carry step the exponent up.
         const uint32_t bits = (uint32_t(e - F::kEmin) << F::kMan) + uint32_t(r.value);
         if (bits >= F::kInf) return overflow<F>(negative, rm, flags);
-        if (r.inexact) flags |= kInexact;
+        flags |= uint8_t(r.inexact) * kInexact;
         return s | bits;
     }
     const Rounded r = round_right(sig, kNormalShift + (F::kEmin - e), negative, rm);
@@ -151,30 +157,29 @@ template <class F> uint32_t invalid(uint8_t& flags) {
 }
 
 template <class F> uint32_t soft_add(uint32_t a, uint32_t b, Rounding rm, uint8_t& flags) {
-    uint32_t ma = a & F::kAbs;
-    uint32_t mb = b & F::kAbs;
+    const uint32_t ma = a & F::kAbs;
+    const uint32_t mb = b & F::kAbs;
     if (ma > F::kInf || mb > F::kInf) return nan_result<F>(a, b, flags);
-    bool sa = a & F::kSign;
-    bool sb = b & F::kSign;
+    const bool sa = a & F::kSign;
+    const bool sb = b & F::kSign;
     if (ma == F::kInf) return (mb == F::kInf && sa != sb) ? invalid<F>(flags) : a;
     if (mb == F::kInf) return b;
     if (mb == 0) return ma == 0 ? signed_zero_sum<F>(sa, sb, rm) : a;
     if (ma == 0) return b;
-    if (ma < mb) {
-        std::swap(a, b);
-        std::swap(sa, sb);
-    }
-    const Unpacked ua = unpack<F>(a);
-    const Unpacked ub = unpack<F>(b);
+    // Order by magnitude; selects rather than branches, as the order is data-dependent.
+    const uint32_t hi = ma >= mb ? a : b;
+    const uint32_t lo = a ^ b ^ hi;
+    const Unpacked uh = unpack<F>(hi);
+    const Unpacked ul = unpack<F>(lo);
     // 39 guard bits keep every bit of the smaller operand that can affect rounding; anything further down
     // only needs to be seen as nonzero.
     constexpr int kGuard = 39;
     static_assert(F::kMan + 1 + kGuard <= 63);
-    const uint64_t big = ua.sig << kGuard;
-    const uint64_t small = shift_right_jam(ub.sig << kGuard, ua.exp - ub.exp);
-    if (sa == sb) return round_pack<F>(sa, ua.exp - kGuard, big + small, rm, flags);
-    if (big == small) return signed_zero_sum<F>(sa, sb, rm);
-    return round_pack<F>(sa, ua.exp - kGuard, big - small, rm, flags);
+    const uint64_t big = uh.sig << kGuard;
+    const uint64_t small = shift_right_jam(ul.sig << kGuard, uh.exp - ul.exp);
+    const uint64_t sum = sa != sb ? big - small : big + small;
+    if (sum == 0) return signed_zero_sum<F>(sa, sb, rm);
+    return round_pack<F>(hi & F::kSign, uh.exp - kGuard, sum, rm, flags);
 }
 
 template <class F> uint32_t soft_mul(uint32_t a, uint32_t b, Rounding rm, uint8_t& flags) {
@@ -243,7 +248,7 @@ template <class F> uint32_t soft_fma(uint32_t a, uint32_t b, uint32_t c, Roundin
         if (is_snan<F>(a) || is_snan<F>(b) || is_snan<F>(c) || inf_times_zero) flags |= kInvalid;
         return F::kNaN;
     }
-    bool sp = (a ^ b) & F::kSign;
+    const bool sp = (a ^ b) & F::kSign;
     const bool sc = c & F::kSign;
     if (ma == F::kInf || mb == F::kInf) {
         if (inf_times_zero || (mc == F::kInf && sc != sp)) return invalid<F>(flags);
@@ -253,28 +258,23 @@ template <class F> uint32_t soft_fma(uint32_t a, uint32_t b, uint32_t c, Roundin
     if (ma == 0 || mb == 0) return mc == 0 ? signed_zero_sum<F>(sp, sc, rm) : c;
     const Unpacked ua = unpack<F>(a);
     const Unpacked ub = unpack<F>(b);
-    uint64_t p = ua.sig * ub.sig;
-    int ep = ua.exp + ub.exp;
-    if (mc == 0) return round_pack<F>(sp, ep, p, rm, flags);
+    const uint64_t prod = ua.sig * ub.sig;
+    if (mc == 0) return round_pack<F>(sp, ua.exp + ub.exp, prod, rm, flags);
     const Unpacked uc = unpack<F>(c);
-    uint64_t q = uc.sig;
-    int eq = uc.exp;
-    bool sq = sc;
     // Both terms get their leading bit at 61: the sum cannot overflow, and whenever alignment drops bits of
     // the smaller term (exponent gap >= 2) there is no deep cancellation, so jamming them is safe.
-    ep -= 61 - msb(p);
-    p <<= 61 - msb(p);
-    eq -= 61 - msb(q);
-    q <<= 61 - msb(q);
-    if (ep < eq || (ep == eq && p < q)) {
-        std::swap(p, q);
-        std::swap(ep, eq);
-        std::swap(sp, sq);
-    }
-    q = shift_right_jam(q, ep - eq);
-    if (sp == sq) return round_pack<F>(sp, ep, p + q, rm, flags);
-    if (p == q) return signed_zero_sum<F>(sp, sq, rm);
-    return round_pack<F>(sp, ep, p - q, rm, flags);
+    const uint64_t p = prod << (61 - msb(prod));
+    const int ep = ua.exp + ub.exp - (61 - msb(prod));
+    const uint64_t q = uc.sig << (61 - msb(uc.sig));
+    const int eq = uc.exp - (61 - msb(uc.sig));
+    // Larger magnitude first, by selects: the order is data-dependent.
+    const bool swap = ep < eq || (ep == eq && p < q);
+    const uint64_t big = swap ? q : p;
+    const int ebig = swap ? eq : ep;
+    const uint64_t small = shift_right_jam(swap ? p : q, ebig - (swap ? ep : eq));
+    const uint64_t sum = sp != sc ? big - small : big + small;
+    if (sum == 0) return signed_zero_sum<F>(sp, sc, rm);
+    return round_pack<F>(swap ? sc : sp, ebig, sum, rm, flags);
 }
 
 template <class F> uint32_t minmax(uint32_t a, uint32_t b, bool want_max, uint8_t& flags) {
@@ -375,7 +375,10 @@ template <class To, class From> uint32_t convert(uint32_t a, Rounding rm, uint8_
     return round_pack<To>(neg, u.exp, u.sig, rm, flags);
 }
 
-// Host shortcuts for NearestEven binary32.
+// Host shortcuts for NearestEven binary32. They need IEEE host types evaluated without excess precision
+// (not the case on x87).
+constexpr bool kHostShortcuts =
+    FLT_EVAL_METHOD == 0 && std::numeric_limits<float>::is_iec559 && std::numeric_limits<double>::is_iec559;
 
 constexpr uint32_t kAbs32 = F32::kAbs;
 constexpr uint32_t kInf32 = F32::kInf;
@@ -411,7 +414,9 @@ inline uint32_t fma32_finish(float s, uint32_t a, uint32_t b, uint32_t c, uint8_
     return bits;
 }
 
-#if defined(__x86_64__) || defined(__i386__)
+#if !defined(__FMA__) && defined(__x86_64__)
+#define PULPSIM_FMA_DISPATCH 1
+// Built for a baseline x86 target: use FMA3 when the host has it, found at run time.
 [[gnu::target("fma")]] uint32_t fma32_rne_fma3(uint32_t a, uint32_t b, uint32_t c, uint8_t& flags) {
     return fma32_finish(__builtin_fmaf(as_float(a), as_float(b), as_float(c)), a, b, c, flags);
 }
@@ -443,7 +448,7 @@ uint32_t soft_fma32(uint32_t a, uint32_t b, uint32_t c, Rounding rm, uint8_t& fl
 } // namespace detail
 
 uint32_t add32(uint32_t a, uint32_t b, Rounding rm, uint8_t& flags) {
-    if (rm == Rounding::NearestEven) [[likely]] {
+    if (kHostShortcuts && rm == Rounding::NearestEven) [[likely]] {
         const float x = as_float(a);
         const float y = as_float(b);
         const float s = x + y;
@@ -465,7 +470,7 @@ uint32_t sub32(uint32_t a, uint32_t b, Rounding rm, uint8_t& flags) {
 }
 
 uint32_t mul32(uint32_t a, uint32_t b, Rounding rm, uint8_t& flags) {
-    if (rm == Rounding::NearestEven) [[likely]] {
+    if (kHostShortcuts && rm == Rounding::NearestEven) [[likely]] {
         const double p = double(as_float(a)) * double(as_float(b)); // exact: 24x24-bit significands
         const float s = float(p);
         if ((as_bits(s) & kAbs32) < kInf32) [[likely]] {
@@ -477,7 +482,7 @@ uint32_t mul32(uint32_t a, uint32_t b, Rounding rm, uint8_t& flags) {
 }
 
 uint32_t div32(uint32_t a, uint32_t b, Rounding rm, uint8_t& flags) {
-    if (rm == Rounding::NearestEven) {
+    if (kHostShortcuts && rm == Rounding::NearestEven) {
         const float x = as_float(a);
         const float y = as_float(b);
         const float q = x / y;
@@ -491,7 +496,7 @@ uint32_t div32(uint32_t a, uint32_t b, Rounding rm, uint8_t& flags) {
 }
 
 uint32_t sqrt32(uint32_t a, Rounding rm, uint8_t& flags) {
-    if (rm == Rounding::NearestEven && a - 1 < kInf32 - 1) { // positive, nonzero, finite
+    if (kHostShortcuts && rm == Rounding::NearestEven && a - 1 < kInf32 - 1) { // positive, nonzero, finite
         const float r = std::sqrt(as_float(a));
         flags |= uint8_t(double(r) * double(r) != double(as_float(a)));
         return as_bits(r);
@@ -500,10 +505,10 @@ uint32_t sqrt32(uint32_t a, Rounding rm, uint8_t& flags) {
 }
 
 uint32_t fma32(uint32_t a, uint32_t b, uint32_t c, Rounding rm, uint8_t& flags) {
-    if (rm == Rounding::NearestEven) [[likely]] {
+    if (kHostShortcuts && rm == Rounding::NearestEven) [[likely]] {
 #if defined(__FMA__)
         return fma32_finish(__builtin_fmaf(as_float(a), as_float(b), as_float(c)), a, b, c, flags);
-#elif defined(__x86_64__) || defined(__i386__)
+#elif defined(PULPSIM_FMA_DISPATCH)
         return __builtin_cpu_supports("fma") ? fma32_rne_fma3(a, b, c, flags)
                                              : fma32_rne_libm(a, b, c, flags);
 #else

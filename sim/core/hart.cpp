@@ -31,7 +31,6 @@ void Hart::reset(uint32_t pc, uint32_t sp) {
     cycle_ = issue_ = 0;
     fflags_ = frm_ = 0;
     ready_.fill(0);
-    producer_.fill(InsnClass::Alu);
     stats_ = CoreStats{};
     fpu_free_ = 0;
     loops_ = {};
@@ -93,19 +92,17 @@ void Hart::run(uint64_t cycle_limit) {
                 }
                 const DecodedInsn& d = *dp;
                 const uint64_t need = std::max({ready_[d.src[0]], ready_[d.src[1]], ready_[d.src[2]]});
-                if (need > cycle_) [[unlikely]]
-                    stall_on_operands(d, need);
+                if (ready_cycle(need) > cycle_) [[unlikely]]
+                    stall_on_operands(need);
                 issue_ = cycle_;
                 next_pc_ = pc_ + d.len;
                 cycle_ += d.cost;
                 d.exec(*this, d);
-                ready_[d.dst] = issue_ + d.latency;
-                producer_[d.dst] = d.cls;
+                ready_[d.dst] = (issue_ << 2) + d.ready_code;
                 x_[0] = 0;
                 pc_ = next_pc_;
                 ++stats_.instret;
-                ++stats_.by_class[static_cast<size_t>(d.cls)];
-                stats_.compressed += d.len == 2;
+                ++stats_.by_class_and_size[d.stat_index];
                 if (pc_ == hwloop_watch_[0] || pc_ == hwloop_watch_[1]) [[unlikely]]
                     hwloop_wrap();
             }
@@ -115,19 +112,14 @@ void Hart::run(uint64_t cycle_limit) {
     }
 }
 
-void Hart::stall_on_operands(const DecodedInsn& d, uint64_t need) {
-    uint8_t worst = d.src[0];
-    for (uint8_t s : d.src)
-        if (ready_[s] > ready_[worst]) worst = s;
-    const uint64_t wait = need - cycle_;
-    switch (producer_[worst]) {
-    case InsnClass::Load:
-    case InsnClass::FpLoad:
+void Hart::stall_on_operands(uint64_t need) {
+    const uint64_t wait = ready_cycle(need) - cycle_;
+    switch (static_cast<ReadyCause>(need & 3)) {
+    case ReadyCause::Load:
         ++stats_.load_use_hazards;
         add_stall(StallKind::LoadUse, wait);
         break;
-    case InsnClass::Fp:
-    case InsnClass::FpDivSqrt: add_stall(StallKind::FpuDependency, wait); break;
+    case ReadyCause::Fpu: add_stall(StallKind::FpuDependency, wait); break;
     default: add_stall(StallKind::MultiCycle, wait); break;
     }
 }

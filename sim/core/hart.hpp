@@ -114,8 +114,7 @@ class Hart {
     uint64_t issue_ = 0; // cycle at which the current instruction issued
     uint8_t fflags_ = 0;
     uint8_t frm_ = 0;
-    std::array<uint64_t, kSlotCount> ready_{};
-    std::array<InsnClass, kSlotCount> producer_{};
+    std::array<uint64_t, kSlotCount> ready_{}; // ready_entry(): usable-from cycle << 2 | ReadyCause
     CoreStats stats_;
 
     template <typename T> T load(uint32_t addr) {
@@ -174,7 +173,7 @@ class Hart {
     const DecodedInsn& fetch_slow();
     void decode_at(DecodedInsn& slot, uint32_t pc);
     uint32_t fetch_parcel(uint32_t addr);
-    void stall_on_operands(const DecodedInsn& d, uint64_t need);
+    void stall_on_operands(uint64_t need);
     void take_trap(const TrapSignal& t);
     void hwloop_wrap();
     void hwloop_validate(unsigned l);

@@ -50,8 +50,7 @@ template <bool is_sqrt> void fp_divsqrt(Hart& h, const DecodedInsn& d) {
     h.fflags_ |= flags;
     const unsigned latency = (flags & fp::kInexact) ? h.timing().fdiv_latency : h.timing().fdiv_exact_latency;
     const uint8_t slot = fslot(d.rd);
-    h.ready_[slot] = h.issue_ + latency;
-    h.producer_[slot] = InsnClass::FpDivSqrt;
+    h.ready_[slot] = ready_entry(h.issue_ + latency, ReadyCause::Fpu);
     h.fpu_free_ = h.issue_ + latency;
 }
 

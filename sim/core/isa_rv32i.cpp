@@ -40,7 +40,7 @@ void jal(Hart& h, const DecodedInsn& d) {
 void jalr(Hart& h, const DecodedInsn& d) {
     const U target = (X(d.rs1) + static_cast<U>(d.imm)) & ~1u;
     // The target is computed in ID: a result still in EX (from the instruction just before) costs a cycle.
-    if (h.issue_ != 0 && d.rs1 != 0 && h.ready_[d.src[0]] >= h.issue_) {
+    if (h.issue_ != 0 && d.rs1 != 0 && ready_cycle(h.ready_[d.src[0]]) >= h.issue_) {
         ++h.stats_.jump_register_hazards;
         h.add_stall(StallKind::JumpRegister, 1);
     }

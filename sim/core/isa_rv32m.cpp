@@ -11,13 +11,19 @@ using U = uint32_t;
 #define X(r) h.x_[r]
 
 void mul(Hart& h, const DecodedInsn& d) { X(d.rd) = X(d.rs1) * X(d.rs2); }
+// The upper-half multiplications keep EX busy for 5 cycles.
+inline void mulh_cycles(Hart& h) { h.add_stall(StallKind::MultiCycle, 4); }
 void mulh(Hart& h, const DecodedInsn& d) {
+    mulh_cycles(h);
     X(d.rd) = static_cast<U>((int64_t{static_cast<S>(X(d.rs1))} * static_cast<S>(X(d.rs2))) >> 32);
 }
 void mulhsu(Hart& h, const DecodedInsn& d) {
+    mulh_cycles(h);
     X(d.rd) = static_cast<U>((int64_t{static_cast<S>(X(d.rs1))} * int64_t{X(d.rs2)}) >> 32);
 }
-void mulhu(Hart& h, const DecodedInsn& d) { X(d.rd) = static_cast<U>((uint64_t{X(d.rs1)} * X(d.rs2)) >> 32); }
+void mulhu(Hart& h, const DecodedInsn& d) {
+    mulh_cycles(h);
+    X(d.rd) = static_cast<U>((uint64_t{X(d.rs1)} * X(d.rs2)) >> 32); }
 
 // The serial divider needs 3 cycles plus one per leading zero of the divisor's magnitude, 35 for zero.
 inline void divider_cycles(Hart& h, U divisor, bool is_signed) {
@@ -67,10 +73,7 @@ bool decode_rv32m(uint32_t raw, DecodedInsn& d) {
     static constexpr ExecFn ops[8] = {mul, mulh, mulhsu, mulhu, div, divu, rem, remu};
     const unsigned f3 = funct3(raw);
     shape_r(d, raw, ops[f3], f3 == 0 ? InsnClass::Mul : f3 < 4 ? InsnClass::MulHigh : InsnClass::Div);
-    if (d.cls == InsnClass::MulHigh) {
-        d.cost = 5;
-        d.latency = 5;
-    }
+    if (d.cls == InsnClass::MulHigh) d.latency = 5;
     return true;
 }
 

@@ -6,6 +6,7 @@
 // (000 .h, 001 .b, 100 .sc.h, 101 .sc.b, 110 .sci.h, 111 .sci.b); in the immediate forms bits 25:20 hold
 // Imm6[0], Imm6[5:1]. The complex-number group (F = 1, funct5 01010..01110) uses funct3 for the divisor.
 #include <array>
+#include <functional>
 
 #include "core/decoder.hpp"
 
@@ -15,10 +16,14 @@ namespace {
 using S = int32_t;
 using U = uint32_t;
 
-template <unsigned W> constexpr U kMask = W == 32 ? ~0u : (1u << W) - 1;
-template <unsigned W> constexpr S sext(U v) { return static_cast<S>(v << (32 - W)) >> (32 - W); }
+template <unsigned W> constexpr U kMask = (1u << W) - 1; // W is 8 or 16
+template <unsigned W> constexpr S sext(U v) {
+    return static_cast<S>(v << (32 - W)) >> (32 - W);
+}
 // The low lane of x copied to every lane.
-template <unsigned W> constexpr U splat(U x) { return W == 16 ? (x & 0xffff) * 0x10001u : (x & 0xff) * 0x01010101u; }
+template <unsigned W> constexpr U splat(U x) {
+    return W == 16 ? (x & 0xffff) * 0x10001u : (x & 0xff) * 0x01010101u;
+}
 
 enum Mode : uint8_t { kVV, kSC, kSCI };
 
@@ -104,15 +109,16 @@ struct Abs : Lanewise<Abs> {
 };
 
 // ---- comparisons: all-ones lane when true ----
-// Signed lanes are compared sign-extended with bit 31 flipped, which makes unsigned order the signed order.
-template <typename F> struct Cmp : Lanewise<Cmp<F>> {
-    static constexpr bool kZext = F::kUnsigned;
+// Rel compares uint32_t values; signed lanes are sign-extended with bit 31 flipped first, which maps signed
+// order onto unsigned order.
+template <typename Rel, bool Unsigned = false> struct Cmp : Lanewise<Cmp<Rel, Unsigned>> {
+    static constexpr bool kZext = Unsigned;
     template <unsigned W> static U lane(U a, U b) {
-        if (!F::kUnsigned) {
+        if (!Unsigned) {
             a = static_cast<U>(sext<W>(a)) ^ 0x80000000u;
             b = static_cast<U>(sext<W>(b)) ^ 0x80000000u;
         }
-        return F{}(a, b) ? ~0u : 0u;
+        return Rel{}(a, b) ? ~0u : 0u;
     }
 };
 
@@ -192,17 +198,27 @@ struct PackH : OpBase {
 };
 struct PackHi : OpBase {
     static constexpr bool kAcc = true;
-    template <unsigned> static U vec(U a, U b, U c) { return (c & 0xffff) | ((a & 0xff) << 24) | ((b & 0xff) << 16); }
+    template <unsigned> static U vec(U a, U b, U c) {
+        return (c & 0xffff) | ((a & 0xff) << 24) | ((b & 0xff) << 16);
+    }
 };
 struct PackLo : OpBase {
     static constexpr bool kAcc = true;
-    template <unsigned> static U vec(U a, U b, U c) { return (c & 0xffff0000u) | ((a & 0xff) << 8) | (b & 0xff); }
+    template <unsigned> static U vec(U a, U b, U c) {
+        return (c & 0xffff0000u) | ((a & 0xff) << 8) | (b & 0xff);
+    }
 };
 
 // ---- complex numbers: {Im = [31:16], Re = [15:0]}, signed 16-bit parts ----
-inline S re(U x) { return sext<16>(x); }
-inline S im(U x) { return static_cast<S>(x) >> 16; }
-inline U pack16(U hi, U lo) { return (hi << 16) | (lo & 0xffff); }
+inline S re(U x) {
+    return sext<16>(x);
+}
+inline S im(U x) {
+    return static_cast<S>(x) >> 16;
+}
+inline U pack16(U hi, U lo) {
+    return (hi << 16) | (lo & 0xffff);
+}
 
 // Real or imaginary part of rs1 * rs2 >> (15 + Div); the other half of rD is kept.
 template <bool Imag, unsigned Div> struct CplxMul : OpBase {
@@ -222,7 +238,8 @@ struct CplxConj : OpBase {
 // (rs1 - rs2) * -j = {Im: Re(rs2 - rs1), Re: Im(rs1 - rs2)}, each truncated to 16 bits then >> Div.
 template <unsigned Div> struct SubRotMj : OpBase {
     template <unsigned> static U vec(U a, U b, U) {
-        return pack16(static_cast<U>(sext<16>(b - a) >> Div), static_cast<U>(sext<16>((a >> 16) - (b >> 16)) >> Div));
+        return pack16(static_cast<U>(sext<16>(b - a) >> Div),
+                      static_cast<U>(sext<16>((a >> 16) - (b >> 16)) >> Div));
     }
 };
 template <unsigned Div> struct AddDiv : Lanewise<AddDiv<Div>> {
@@ -265,7 +282,8 @@ template <typename Op> constexpr void put6(Table& t, unsigned f, unsigned funct5
     put<Op, 8, kSCI>(t, f, funct5, 7);
 }
 // Complex-number forms: funct3 = 2 * Div.
-template <template <unsigned> class Op> constexpr void put_div(Table& t, unsigned funct5, bool plain, unsigned b25 = 0) {
+template <template <unsigned> class Op>
+constexpr void put_div(Table& t, unsigned funct5, bool plain, unsigned b25 = 0) {
     if (plain) put<Op<0>, 16, kVV>(t, 1, funct5, 0, b25);
     put<Op<1>, 16, kVV>(t, 1, funct5, 2, b25);
     put<Op<2>, 16, kVV>(t, 1, funct5, 4, b25);
@@ -273,31 +291,6 @@ template <template <unsigned> class Op> constexpr void put_div(Table& t, unsigne
 }
 template <unsigned Div> using CplxMulR = CplxMul<false, Div>;
 template <unsigned Div> using CplxMulI = CplxMul<true, Div>;
-
-struct CmpEq {
-    static constexpr bool kUnsigned = false;
-    bool operator()(U a, U b) const { return a == b; }
-};
-struct CmpNe {
-    static constexpr bool kUnsigned = false;
-    bool operator()(U a, U b) const { return a != b; }
-};
-template <bool Unsigned> struct CmpGt {
-    static constexpr bool kUnsigned = Unsigned;
-    bool operator()(U a, U b) const { return a > b; }
-};
-template <bool Unsigned> struct CmpGe {
-    static constexpr bool kUnsigned = Unsigned;
-    bool operator()(U a, U b) const { return a >= b; }
-};
-template <bool Unsigned> struct CmpLt {
-    static constexpr bool kUnsigned = Unsigned;
-    bool operator()(U a, U b) const { return a < b; }
-};
-template <bool Unsigned> struct CmpLe {
-    static constexpr bool kUnsigned = Unsigned;
-    bool operator()(U a, U b) const { return a <= b; }
-};
 
 constexpr Table make_table() {
     Table t{};
@@ -347,16 +340,16 @@ constexpr Table make_table() {
     put<PackLo, 8, kVV>(t, 0, 0x1f, 1, 0);
     put<PackHi, 8, kVV>(t, 0, 0x1f, 1, 1);
     // F = 1: comparisons.
-    put6<Cmp<CmpEq>>(t, 1, 0x00);
-    put6<Cmp<CmpNe>>(t, 1, 0x01);
-    put6<Cmp<CmpGt<false>>>(t, 1, 0x02);
-    put6<Cmp<CmpGe<false>>>(t, 1, 0x03);
-    put6<Cmp<CmpLt<false>>>(t, 1, 0x04);
-    put6<Cmp<CmpLe<false>>>(t, 1, 0x05);
-    put6<Cmp<CmpGt<true>>>(t, 1, 0x06);
-    put6<Cmp<CmpGe<true>>>(t, 1, 0x07);
-    put6<Cmp<CmpLt<true>>>(t, 1, 0x08);
-    put6<Cmp<CmpLe<true>>>(t, 1, 0x09);
+    put6<Cmp<std::equal_to<U>>>(t, 1, 0x00);
+    put6<Cmp<std::not_equal_to<U>>>(t, 1, 0x01);
+    put6<Cmp<std::greater<U>>>(t, 1, 0x02);
+    put6<Cmp<std::greater_equal<U>>>(t, 1, 0x03);
+    put6<Cmp<std::less<U>>>(t, 1, 0x04);
+    put6<Cmp<std::less_equal<U>>>(t, 1, 0x05);
+    put6<Cmp<std::greater<U>, true>>(t, 1, 0x06);
+    put6<Cmp<std::greater_equal<U>, true>>(t, 1, 0x07);
+    put6<Cmp<std::less<U>, true>>(t, 1, 0x08);
+    put6<Cmp<std::less_equal<U>, true>>(t, 1, 0x09);
     // Complex numbers (half-words, registers only).
     put_div<CplxMulR>(t, 0x0a, true, 0);
     put_div<CplxMulI>(t, 0x0a, true, 1);

@@ -14,7 +14,6 @@
 
 namespace pulpsim::isa {
 
-bool decode_xcvsimd(uint32_t raw, DecodedInsn& d); // isa_xcvsimd.cpp
 
 namespace {
 
@@ -78,20 +77,37 @@ void cv_abs(Hart& h, const DecodedInsn& d) {
     const U a = X(d.rs1);
     X(d.rd) = static_cast<S>(a) < 0 ? 0u - a : a;
 }
-void cv_sle(Hart& h, const DecodedInsn& d) { X(d.rd) = static_cast<S>(X(d.rs1)) <= static_cast<S>(X(d.rs2)); }
-void cv_sleu(Hart& h, const DecodedInsn& d) { X(d.rd) = X(d.rs1) <= X(d.rs2); }
+// cv.slet / cv.sletu are the manual's cv.sle / cv.sleu (rs1 <= rs2).
+void cv_slet(Hart& h, const DecodedInsn& d) {
+    X(d.rd) = static_cast<S>(X(d.rs1)) <= static_cast<S>(X(d.rs2));
+}
+void cv_sletu(Hart& h, const DecodedInsn& d) {
+    X(d.rd) = X(d.rs1) <= X(d.rs2);
+}
 void cv_min(Hart& h, const DecodedInsn& d) {
     X(d.rd) = static_cast<U>(std::min(static_cast<S>(X(d.rs1)), static_cast<S>(X(d.rs2))));
 }
-void cv_minu(Hart& h, const DecodedInsn& d) { X(d.rd) = std::min(X(d.rs1), X(d.rs2)); }
+void cv_minu(Hart& h, const DecodedInsn& d) {
+    X(d.rd) = std::min(X(d.rs1), X(d.rs2));
+}
 void cv_max(Hart& h, const DecodedInsn& d) {
     X(d.rd) = static_cast<U>(std::max(static_cast<S>(X(d.rs1)), static_cast<S>(X(d.rs2))));
 }
-void cv_maxu(Hart& h, const DecodedInsn& d) { X(d.rd) = std::max(X(d.rs1), X(d.rs2)); }
-void cv_exths(Hart& h, const DecodedInsn& d) { X(d.rd) = static_cast<U>(static_cast<int16_t>(X(d.rs1))); }
-void cv_exthz(Hart& h, const DecodedInsn& d) { X(d.rd) = static_cast<uint16_t>(X(d.rs1)); }
-void cv_extbs(Hart& h, const DecodedInsn& d) { X(d.rd) = static_cast<U>(static_cast<int8_t>(X(d.rs1))); }
-void cv_extbz(Hart& h, const DecodedInsn& d) { X(d.rd) = static_cast<uint8_t>(X(d.rs1)); }
+void cv_maxu(Hart& h, const DecodedInsn& d) {
+    X(d.rd) = std::max(X(d.rs1), X(d.rs2));
+}
+void cv_exths(Hart& h, const DecodedInsn& d) {
+    X(d.rd) = static_cast<U>(static_cast<int16_t>(X(d.rs1)));
+}
+void cv_exthz(Hart& h, const DecodedInsn& d) {
+    X(d.rd) = static_cast<uint16_t>(X(d.rs1));
+}
+void cv_extbs(Hart& h, const DecodedInsn& d) {
+    X(d.rd) = static_cast<U>(static_cast<int8_t>(X(d.rs1)));
+}
+void cv_extbz(Hart& h, const DecodedInsn& d) {
+    X(d.rd) = static_cast<uint8_t>(X(d.rs1));
+}
 
 // Clips rs1 to [lo, hi]: hi = 2^(Is2-1)-1 (precomputed in imm; 0 when Is2 = 0) or rs2 & 0x7FFFFFFF, and
 // lo = -(hi+1) = ~hi for the signed forms, 0 for the unsigned ones.
@@ -149,8 +165,12 @@ template <bool Reg> void cv_bset(Hart& h, const DecodedInsn& d) {
     field<Reg>(h, d, len1, pos);
     X(d.rd) = X(d.rs1) | field_mask(len1, pos);
 }
-void cv_ror(Hart& h, const DecodedInsn& d) { X(d.rd) = std::rotr(X(d.rs1), static_cast<int>(X(d.rs2) & 31)); }
-void cv_ff1(Hart& h, const DecodedInsn& d) { X(d.rd) = static_cast<U>(std::countr_zero(X(d.rs1))); }
+void cv_ror(Hart& h, const DecodedInsn& d) {
+    X(d.rd) = std::rotr(X(d.rs1), static_cast<int>(X(d.rs2) & 31));
+}
+void cv_ff1(Hart& h, const DecodedInsn& d) {
+    X(d.rd) = static_cast<U>(std::countr_zero(X(d.rs1)));
+}
 void cv_fl1(Hart& h, const DecodedInsn& d) {
     const U a = X(d.rs1);
     X(d.rd) = a ? 31u - static_cast<U>(std::countl_zero(a)) : 32u;
@@ -160,7 +180,9 @@ void cv_clb(Hart& h, const DecodedInsn& d) {
     const U a = X(d.rs1);
     X(d.rd) = a ? static_cast<U>(std::countl_zero(static_cast<S>(a) < 0 ? ~a : a)) - 1u : 0u;
 }
-void cv_cnt(Hart& h, const DecodedInsn& d) { X(d.rd) = static_cast<U>(std::popcount(X(d.rs1))); }
+void cv_cnt(Hart& h, const DecodedInsn& d) {
+    X(d.rd) = static_cast<U>(std::popcount(X(d.rs1)));
+}
 
 // Drops the Is2 top bits (left shift), then reverses the order of the groups of Is3+1 bits, counted from
 // bit 31 down; bits left over below the last whole group are lost (radix-8 keeps 10 groups of 3).
@@ -177,8 +199,12 @@ void cv_bitrev(Hart& h, const DecodedInsn& d) {
 
 // ---- xcvmac ----
 
-void cv_mac(Hart& h, const DecodedInsn& d) { X(d.rd) = X(d.rd) + X(d.rs1) * X(d.rs2); }
-void cv_msu(Hart& h, const DecodedInsn& d) { X(d.rd) = X(d.rd) - X(d.rs1) * X(d.rs2); }
+void cv_mac(Hart& h, const DecodedInsn& d) {
+    X(d.rd) = X(d.rd) + X(d.rs1) * X(d.rs2);
+}
+void cv_msu(Hart& h, const DecodedInsn& d) {
+    X(d.rd) = X(d.rd) - X(d.rs1) * X(d.rs2);
+}
 
 // 16x16 multiply [accumulate] with a right shift by Is3 and optional rounding. The sum is formed at full
 // precision before the shift and truncated to 32 bits after it; rD is zero-extended by the unsigned forms.
@@ -246,8 +272,8 @@ constexpr std::array<RegOp, 128> make_reg_ops() {
     t[0x24] = {cv_cnt, kR1};
     // General ALU.
     t[0x28] = {cv_abs, kR1};
-    t[0x29] = {cv_sle, kR};
-    t[0x2a] = {cv_sleu, kR};
+    t[0x29] = {cv_slet, kR};
+    t[0x2a] = {cv_sletu, kR};
     t[0x2b] = {cv_min, kR};
     t[0x2c] = {cv_minu, kR};
     t[0x2d] = {cv_max, kR};
@@ -293,9 +319,7 @@ bool decode_reg_forms(uint32_t raw, DecodedInsn& d) {
         break;
     }
     case kRAcc: d.src[2] = xsrc(d.rd); break;
-    case kLd:
-        d.latency = 2;
-        break;
+    case kLd: d.latency = 2; break;
     case kStPost:
     case kStRegReg:
         d.rs3 = d.rd;
@@ -312,7 +336,8 @@ bool decode_custom0(uint32_t raw, DecodedInsn& d) {
     const unsigned f3 = funct3(raw);
     if (f3 >= 6) {
         shape_i(d, raw, f3 == 6 ? branch_imm<true> : branch_imm<false>, InsnClass::Branch);
-        d.aux = static_cast<uint8_t>(static_cast<int8_t>(static_cast<S>(raw << 7) >> 27)); // Imm5 = bits 24:20
+        d.aux =
+            static_cast<uint8_t>(static_cast<int8_t>(static_cast<S>(raw << 7) >> 27)); // Imm5 = bits 24:20
         d.imm = imm_b(raw);
         d.rd = 0;
         d.dst = kSinkSlot;

@@ -1,5 +1,6 @@
 #include "memory/elf_image.hpp"
 
+#include <algorithm>
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <gelf.h>
@@ -92,10 +93,16 @@ ElfImage ElfImage::load(const std::string& path) {
     }
     if (image.segments_.empty()) file.fail("no loadable segments");
 
+    uint64_t code_lo = UINT64_MAX, code_hi = 0;
     Elf_Scn* scn = nullptr;
     while ((scn = elf_nextscn(elf, scn)) != nullptr) {
         GElf_Shdr sh;
-        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB) continue;
+        if (!gelf_getshdr(scn, &sh)) continue;
+        if ((sh.sh_flags & SHF_ALLOC) && (sh.sh_flags & SHF_EXECINSTR) && sh.sh_size > 0) {
+            code_lo = std::min<uint64_t>(code_lo, sh.sh_addr);
+            code_hi = std::max<uint64_t>(code_hi, sh.sh_addr + sh.sh_size);
+        }
+        if (sh.sh_type != SHT_SYMTAB) continue;
         Elf_Data* data = elf_getdata(scn, nullptr);
         if (!data || sh.sh_entsize == 0) continue;
         const size_t count = sh.sh_size / sh.sh_entsize;
@@ -112,6 +119,13 @@ ElfImage ElfImage::load(const std::string& path) {
                 image.symbols_by_addr_[value] = {name, static_cast<uint32_t>(sym.st_size)};
         }
     }
+    if (code_lo >= code_hi)
+        for (const auto& seg : image.segments_)
+            if (seg.executable && !seg.bytes.empty()) {
+                code_lo = std::min<uint64_t>(code_lo, seg.vaddr);
+                code_hi = std::max<uint64_t>(code_hi, uint64_t{seg.vaddr} + seg.bytes.size());
+            }
+    if (code_lo < code_hi) image.code_range_ = {static_cast<uint32_t>(code_lo), static_cast<uint32_t>(code_hi)};
     return image;
 }
 

@@ -26,6 +26,9 @@ class ElfImage {
     uint32_t entry() const { return entry_; }
     const std::vector<ElfSegment>& segments() const { return segments_; }
     std::optional<uint32_t> symbol(const std::string& name) const;
+    // Where the instructions are: the executable sections, or the file-backed part of the executable
+    // segments when the file has no section headers. Empty (lo == hi) if there is no code.
+    std::pair<uint32_t, uint32_t> code_range() const { return code_range_; }
     // The name of the function or object containing `addr`, for messages ("main+0x1c").
     std::string describe_address(uint32_t addr) const;
 
@@ -33,6 +36,7 @@ class ElfImage {
     std::string path_;
     uint32_t entry_ = 0;
     std::vector<ElfSegment> segments_;
+    std::pair<uint32_t, uint32_t> code_range_{0, 0};
     std::map<std::string, uint32_t> symbols_;
     std::map<uint32_t, std::pair<std::string, uint32_t>> symbols_by_addr_; // addr -> (name, size)
 };

@@ -44,7 +44,9 @@ def regnum(name: str) -> int:
 def encode(funct4: int, loop: int, field_19_15: int, field_31_20: int) -> int:
     assert 0 <= funct4 < 16 and loop in (0, 1)
     assert 0 <= field_19_15 < 32 and 0 <= field_31_20 < 4096
-    return (field_31_20 << 20) | (field_19_15 << 15) | (FUNCT3 << 12) | (funct4 << 8) | (loop << 7) | OPCODE
+    return (
+        (field_31_20 << 20) | (field_19_15 << 15) | (FUNCT3 << 12) | (funct4 << 8) | (loop << 7) | OPCODE
+    )
 
 
 def run(cmd):
@@ -123,13 +125,15 @@ def build_snippet():
     for loop in (0, 1):
         for count, dist in ((1, 4), (16, 5), (4095, 31), (2048, 10)):
             lab = label()
-            lines += [f"    .globl {lab}", f"    .globl {lab}_t", f"{lab}: cv_setupi {loop}, {count}, {lab}_t"]
+            lines += [f"    .globl {lab}", f"    .globl {lab}_t"]
+            lines.append(f"{lab}: cv_setupi {loop}, {count}, {lab}_t")
             nops(dist - 1)
             lines.append(f"{lab}_t:")
             checks.append((lab, "setupi", loop, count, f"{lab}_t"))
         for reg, dist in (("a2", 4), ("t0", 32), ("x31", 1000), ("s0", 4095)):
             lab = label()
-            lines += [f"    .globl {lab}", f"    .globl {lab}_t", f"{lab}: cv_setup {loop}, {reg}, {lab}_t"]
+            lines += [f"    .globl {lab}", f"    .globl {lab}_t"]
+            lines.append(f"{lab}: cv_setup {loop}, {reg}, {lab}_t")
             nops(dist - 1)
             lines.append(f"{lab}_t:")
             checks.append((lab, "setup", loop, reg, f"{lab}_t"))
@@ -323,7 +327,9 @@ def main() -> int:
     p.add_argument("--ld", default="ld.lld-19")
     p.add_argument("--objdump", default="llvm-objdump-19")
     p.add_argument("--nm", default="llvm-nm-19")
-    p.add_argument("--march", default="rv32imfc_zicsr_zifencei_xcvmem_xcvmac_xcvalu_xcvbi_xcvbitmanip_xcvsimd_xcvelw")
+    p.add_argument(
+        "--march", default="rv32imfc_zicsr_zifencei_xcvmem_xcvmac_xcvalu_xcvbi_xcvbitmanip_xcvsimd_xcvelw"
+    )
     p.add_argument("--include", help="directory holding hwloop.h")
     p.add_argument("--linker-script", help="flat linker script (kernels/runtime/bare.ld)")
     p.add_argument("--workdir", default=None, help="where to place temporary files")

@@ -17,6 +17,8 @@ std::vector<uint32_t> measure(const CoreTiming& timing) {
     const RunOutcome out = machine.run_to_end();
     EXPECT_EQ(out.kind, RunOutcome::Kind::Exit) << out.message;
     EXPECT_EQ(out.exit_status, 0);
+    const CoreStats& stats = machine.hart().stats();
+    EXPECT_EQ(machine.hart().cycle(), stats.instret + stats.total_stalls()) << "every cycle is an issue or a stall";
     std::vector<uint32_t> words(64);
     machine.memory().read_bytes(*elf.symbol("results"), words.data(), 64 * 4);
     std::vector<uint32_t> cost(words.size());
