@@ -23,7 +23,8 @@ void BM_MatmulFp32Bare(benchmark::State& state) {
         instructions += machine.hart().stats().instret;
         cycles += machine.hart().cycle();
     }
-    state.counters["instr/s"] = benchmark::Counter(static_cast<double>(instructions), benchmark::Counter::kIsRate);
+    state.counters["instr/s"] =
+        benchmark::Counter(static_cast<double>(instructions), benchmark::Counter::kIsRate);
     state.counters["cycles/s"] = benchmark::Counter(static_cast<double>(cycles), benchmark::Counter::kIsRate);
     state.counters["instr/run"] =
         benchmark::Counter(static_cast<double>(instructions), benchmark::Counter::kAvgIterations);

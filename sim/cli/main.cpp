@@ -59,7 +59,8 @@ void apply_setting(pulpsim::CoreTiming& t, const std::string& assignment) {
     auto it = keys.find(key);
     if (it == keys.end()) {
         std::string known;
-        for (const auto& [k, _] : keys) known += (known.empty() ? "" : ", ") + k;
+        for (const auto& [k, _] : keys)
+            known += (known.empty() ? "" : ", ") + k;
         throw UsageError(fmt::format("--set: unknown key '{}' (known keys: {})", key, known));
     }
     *it->second = static_cast<unsigned>(parse_number("--set " + key, value, 200));
@@ -68,7 +69,8 @@ void apply_setting(pulpsim::CoreTiming& t, const std::string& assignment) {
 }
 
 void print_main_help() {
-    std::cout << "pulpsim " << kVersion << ": a cycle-approximate simulator of PULP RISC-V clusters\n\n"
+    std::cout << "pulpsim " << kVersion
+              << ": a cycle-approximate simulator of PULP RISC-V clusters\n\n"
                  "usage: pulpsim <command> [options]\n\n"
                  "commands:\n"
                  "  run        run a RISC-V ELF program and print its report\n\n"
@@ -84,18 +86,23 @@ int command_run(const std::vector<std::string>& args) {
     std::string log_level = "warn";
     desc.add_options()("help,h", "show this help")(
         "bare", "bare mode: one core, flat memory holding the ELF's segments and a stack")(
-        "max-cycles", po::value(&max_cycles)->value_name("N"), "stop with an error after N cycles (default 1e10)")(
+        "max-cycles", po::value(&max_cycles)->value_name("N"),
+        "stop with an error after N cycles (default 1e10)")(
         "report-json", po::value(&json_path)->value_name("FILE"), "write the report as JSON to FILE")(
-        "report-csv", po::value(&csv_path)->value_name("FILE"), "write the report as CSV to FILE")(
-        "console-addr", po::value(&console)->value_name("ADDR"),
-        "memory-mapped console: a store to ADDR prints its low byte")(
-        "exit-addr", po::value(&exit_addr)->value_name("ADDR"), "memory-mapped exit: a store to ADDR ends the run")(
+        "report-csv", po::value(&csv_path)->value_name("FILE"),
+        "write the report as CSV to FILE")("console-addr", po::value(&console)->value_name("ADDR"),
+                                           "memory-mapped console: a store to ADDR prints its low byte")(
+        "exit-addr", po::value(&exit_addr)->value_name("ADDR"),
+        "memory-mapped exit: a store to ADDR ends the run")(
         "set", po::value(&sets)->value_name("KEY=VALUE")->composing(),
-        "override a setting (repeatable): core.fpu_addmul_latency, core.fpu_other_latency, core.fdiv_latency, "
-        "core.fdiv_exact_latency")(
-        "quantum", po::value(&quantum)->value_name("N"), "cycles between SystemC synchronisations (default 100000)")(
-        "quiet,q", "do not print the report table")("progress", "print progress to stderr even when not a terminal")(
-        "log-level", po::value(&log_level)->value_name("LEVEL"), "trace, debug, info, warn (default), error, off");
+        "override a setting (repeatable): core.fpu_addmul_latency, core.fpu_other_latency, "
+        "core.fdiv_latency, "
+        "core.fdiv_exact_latency")("quantum", po::value(&quantum)->value_name("N"),
+                                   "cycles between SystemC synchronisations (default 100000)")(
+        "quiet,q", "do not print the report table")("progress",
+                                                    "print progress to stderr even when not a terminal")(
+        "log-level", po::value(&log_level)->value_name("LEVEL"),
+        "trace, debug, info, warn (default), error, off");
     po::options_description hidden;
     std::string program;
     hidden.add_options()("program", po::value(&program));
@@ -112,8 +119,9 @@ int command_run(const std::vector<std::string>& args) {
         throw UsageError(fmt::format("run: {}", e.what()));
     }
     if (vm.count("help")) {
-        std::cout << desc << "\nexit status: the program's exit code; 2 bad input; 3 simulation error (illegal\n"
-                             "instruction, access outside memory, ...); 4 --max-cycles reached.\n";
+        std::cout << desc
+                  << "\nexit status: the program's exit code; 2 bad input; 3 simulation error (illegal\n"
+                     "instruction, access outside memory, ...); 4 --max-cycles reached.\n";
         return 0;
     }
     const auto level = spdlog::level::from_str(log_level);
@@ -121,16 +129,18 @@ int command_run(const std::vector<std::string>& args) {
         throw UsageError(fmt::format("--log-level: unknown level '{}'", log_level));
     spdlog::set_level(level);
     if (program.empty()) throw UsageError("run: no program given (usage: pulpsim run --bare PROGRAM.elf)");
-    if (!vm.count("bare"))
-        throw UsageError("run: no platform given: pass --bare (one core, flat memory)");
+    if (!vm.count("bare")) throw UsageError("run: no platform given: pass --bare (one core, flat memory)");
 
     pulpsim::BareOptions options;
-    for (const auto& s : sets) apply_setting(options.timing, s);
+    for (const auto& s : sets)
+        apply_setting(options.timing, s);
     options.max_cycles = parse_number("--max-cycles", max_cycles);
     options.quantum = parse_number("--quantum", quantum);
     if (options.quantum == 0) throw UsageError("--quantum: must be at least 1");
-    if (!console.empty()) options.console_addr = static_cast<uint32_t>(parse_number("--console-addr", console, 0xffffffffu));
-    if (!exit_addr.empty()) options.exit_addr = static_cast<uint32_t>(parse_number("--exit-addr", exit_addr, 0xffffffffu));
+    if (!console.empty())
+        options.console_addr = static_cast<uint32_t>(parse_number("--console-addr", console, 0xffffffffu));
+    if (!exit_addr.empty())
+        options.exit_addr = static_cast<uint32_t>(parse_number("--exit-addr", exit_addr, 0xffffffffu));
     options.show_progress = vm.count("progress") || isatty(STDERR_FILENO);
 
     const pulpsim::ElfImage elf = pulpsim::ElfImage::load(program);
@@ -142,8 +152,10 @@ int command_run(const std::vector<std::string>& args) {
     std::fflush(stdout);
 
     if (!json_path.empty())
-        pulpsim::write_file_atomically(json_path, pulpsim::report_json(system.machine(), outcome).dump(2) + "\n");
-    if (!csv_path.empty()) pulpsim::write_file_atomically(csv_path, pulpsim::report_csv(system.machine(), outcome));
+        pulpsim::write_file_atomically(json_path,
+                                       pulpsim::report_json(system.machine(), outcome).dump(2) + "\n");
+    if (!csv_path.empty())
+        pulpsim::write_file_atomically(csv_path, pulpsim::report_csv(system.machine(), outcome));
     if (!vm.count("quiet")) pulpsim::print_report_table(std::cout, system.machine(), outcome);
     if (outcome.kind != pulpsim::RunOutcome::Kind::Exit) spdlog::error("{}: {}", program, outcome.message);
     return outcome.exit_status;

@@ -13,8 +13,12 @@ constexpr uint64_t kPage = 4096;
 constexpr uint64_t kMergeGap = 1u << 20; // segments closer than this share one RAM region
 constexpr uint32_t kMaxDecodedCode = 8u << 20;
 
-uint64_t page_floor(uint64_t a) { return a & ~(kPage - 1); }
-uint64_t page_ceil(uint64_t a) { return (a + kPage - 1) & ~(kPage - 1); }
+uint64_t page_floor(uint64_t a) {
+    return a & ~(kPage - 1);
+}
+uint64_t page_ceil(uint64_t a) {
+    return (a + kPage - 1) & ~(kPage - 1);
+}
 
 } // namespace
 
@@ -27,13 +31,14 @@ BareMachine::BareMachine(const ElfImage& elf, const BareOptions& options)
 
     const Ram* entry_ram = bus_.find_ram(elf_.entry(), 2);
     if (!entry_ram)
-        throw std::runtime_error(fmt::format("{}: entry point {:#010x} is not inside any loadable segment", elf_.path(),
-                                             elf_.entry()));
+        throw std::runtime_error(fmt::format("{}: entry point {:#010x} is not inside any loadable segment",
+                                             elf_.path(), elf_.entry()));
     hart_->set_fast_ram(const_cast<Ram*>(entry_ram));
 
     // Instructions outside this range still run, decoded on every fetch.
     const auto [code_lo, code_hi] = elf_.code_range();
-    if (code_lo < code_hi) hart_->set_code_range(code_lo, std::min<uint32_t>(code_hi, code_lo + kMaxDecodedCode));
+    if (code_lo < code_hi)
+        hart_->set_code_range(code_lo, std::min<uint32_t>(code_hi, code_lo + kMaxDecodedCode));
     if (auto tohost = elf_.symbol("tohost")) hart_->watch_word(*tohost);
 
     auto map_register = [&](const char* what, std::optional<uint32_t> addr, MmioDevice& dev) {
@@ -41,18 +46,18 @@ BareMachine::BareMachine(const ElfImage& elf, const BareOptions& options)
         try {
             bus_.add_device(what, *addr & ~3u, 4, dev);
         } catch (const std::invalid_argument&) {
-            throw std::runtime_error(fmt::format("--{}-addr {:#010x} overlaps the program's memory ({})", what, *addr,
-                                                 bus_.describe()));
+            throw std::runtime_error(fmt::format("--{}-addr {:#010x} overlaps the program's memory ({})",
+                                                 what, *addr, bus_.describe()));
         }
     };
     map_register("console", options_.console_addr, host_.console_device());
     map_register("exit", options_.exit_addr, host_.exit_device());
-
 }
 
 void BareMachine::place_program() {
     std::vector<const ElfSegment*> segs;
-    for (const auto& s : elf_.segments()) segs.push_back(&s);
+    for (const auto& s : elf_.segments())
+        segs.push_back(&s);
     std::sort(segs.begin(), segs.end(), [](auto* a, auto* b) { return a->vaddr < b->vaddr; });
 
     struct Span {
@@ -69,21 +74,25 @@ void BareMachine::place_program() {
     // The stack goes right after the highest span so that it shares the fast RAM window when possible.
     Span& top = spans.back();
     if (top.hi + options_.stack_size > (uint64_t{1} << 32))
-        throw std::runtime_error(fmt::format("{}: no room for a {} KiB stack above the program (ends at {:#x})",
-                                             elf_.path(), options_.stack_size / 1024, top.hi));
+        throw std::runtime_error(
+            fmt::format("{}: no room for a {} KiB stack above the program (ends at {:#x})", elf_.path(),
+                        options_.stack_size / 1024, top.hi));
     top.hi += options_.stack_size;
     stack_top_ = static_cast<uint32_t>(top.hi - 16);
 
     for (size_t i = 0; i < spans.size(); ++i) {
         const uint64_t size = spans[i].hi - spans[i].lo;
         if (size > options_.max_region_size)
-            throw std::runtime_error(fmt::format(
-                "{}: memory [{:#010x}, {:#010x}) (segments plus stack) lies outside the modelled memory: bare mode "
-                "models regions of at most {} MiB",
-                elf_.path(), spans[i].lo, spans[i].hi, options_.max_region_size >> 20));
-        bus_.add_ram(fmt::format("ram{}", i), static_cast<uint32_t>(spans[i].lo), static_cast<uint32_t>(size));
+            throw std::runtime_error(fmt::format("{}: memory [{:#010x}, {:#010x}) (segments plus stack) lies "
+                                                 "outside the modelled memory: bare mode "
+                                                 "models regions of at most {} MiB",
+                                                 elf_.path(), spans[i].lo, spans[i].hi,
+                                                 options_.max_region_size >> 20));
+        bus_.add_ram(fmt::format("ram{}", i), static_cast<uint32_t>(spans[i].lo),
+                     static_cast<uint32_t>(size));
     }
-    for (const ElfSegment* s : segs) bus_.write_bytes(s->vaddr, s->bytes.data(), static_cast<uint32_t>(s->bytes.size()));
+    for (const ElfSegment* s : segs)
+        bus_.write_bytes(s->vaddr, s->bytes.data(), static_cast<uint32_t>(s->bytes.size()));
 }
 
 RunOutcome BareMachine::outcome(double host_seconds) const {
@@ -97,7 +106,8 @@ RunOutcome BareMachine::outcome(double host_seconds) const {
         out.kind = RunOutcome::Kind::Error;
         out.exit_status = 3;
         const std::string where = elf_.describe_address(hart_->pc());
-        out.message = where.empty() ? hart_->stop_message() : fmt::format("{} [in {}]", hart_->stop_message(), where);
+        out.message =
+            where.empty() ? hart_->stop_message() : fmt::format("{} [in {}]", hart_->stop_message(), where);
     } else {
         out.kind = RunOutcome::Kind::MaxCycles;
         out.exit_status = 4;
@@ -116,12 +126,14 @@ BareSystem::BareSystem(sc_core::sc_module_name name, const ElfImage& elf, const 
     : sc_core::sc_module(name), machine_(elf, options) {
     auto progress = [this](uint64_t cycles, double seconds) {
         if (!machine_.options().show_progress) return;
-        std::fprintf(stderr, "\r[pulpsim] %.1f M cycles, %.1f M instr/s   ", static_cast<double>(cycles) / 1e6,
+        std::fprintf(stderr, "\r[pulpsim] %.1f M cycles, %.1f M instr/s   ",
+                     static_cast<double>(cycles) / 1e6,
                      static_cast<double>(machine_.hart().stats().instret) / seconds / 1e6);
         std::fflush(stderr);
     };
     engine_ = std::make_unique<ClockEngine>(
-        "clock_engine", sc_core::sc_time(1, sc_core::SC_NS), machine_.options().quantum, machine_.options().max_cycles,
+        "clock_engine", sc_core::sc_time(1, sc_core::SC_NS), machine_.options().quantum,
+        machine_.options().max_cycles,
         [this](uint64_t target) {
             machine_.hart().run(target);
             return machine_.hart().cycle();

@@ -6,8 +6,9 @@ namespace pulpsim {
 
 ClockEngine::ClockEngine(sc_core::sc_module_name name, sc_core::sc_time period, uint64_t quantum,
                          uint64_t max_cycles, AdvanceFn advance, DoneFn done, ProgressFn progress)
-    : sc_core::sc_module(name), period_(period), quantum_(std::max<uint64_t>(quantum, 1)), max_cycles_(max_cycles),
-      advance_(std::move(advance)), done_(std::move(done)), progress_(std::move(progress)) {
+    : sc_core::sc_module(name), period_(period), quantum_(std::max<uint64_t>(quantum, 1)),
+      max_cycles_(max_cycles), advance_(std::move(advance)), done_(std::move(done)),
+      progress_(std::move(progress)) {
     SC_HAS_PROCESS(ClockEngine);
     SC_THREAD(run);
 }
@@ -40,4 +41,6 @@ void ClockEngine::run() {
 
 // Executables that drive the models without elaborating SystemC (unit tests, benchmarks) still link
 // libsystemc, whose own main() refers to sc_main; pulpsim's command line defines the real one.
-__attribute__((weak)) int sc_main(int, char*[]) { return 1; }
+__attribute__((weak)) int sc_main(int, char*[]) {
+    return 1;
+}

@@ -35,8 +35,9 @@ bool HostServices::host_call(Hart& h) {
         try {
             h.bus().read_bytes(a1, buf.data(), a2);
         } catch (const BusError&) {
-            h.fail(fmt::format("write host call with buffer [{:#010x}, +{}) outside every memory (pc {:#010x})", a1,
-                               a2, h.pc_));
+            h.fail(
+                fmt::format("write host call with buffer [{:#010x}, +{}) outside every memory (pc {:#010x})",
+                            a1, a2, h.pc_));
         }
         emit(static_cast<int>(a0), buf.data(), buf.size());
         h.x_[10] = a2;
@@ -53,8 +54,8 @@ bool HostServices::host_call(Hart& h) {
             try {
                 h.bus().read_bytes(a, &c, 1);
             } catch (const BusError&) {
-                h.fail(fmt::format("region_begin name pointer {:#010x} outside every memory (pc {:#010x})", a0,
-                                   h.pc_));
+                h.fail(fmt::format("region_begin name pointer {:#010x} outside every memory (pc {:#010x})",
+                                   a0, h.pc_));
             }
             if (!c) break;
             name += c;
@@ -92,7 +93,8 @@ void HostServices::region_end(Hart& h) {
 }
 
 void HostServices::close_open_regions(Hart& h) {
-    while (!open_.empty()) region_end(h);
+    while (!open_.empty())
+        region_end(h);
 }
 
 void HostServices::watched_store(Hart& h, uint32_t addr, uint32_t value) {
@@ -103,10 +105,11 @@ void HostServices::watched_store(Hart& h, uint32_t addr, uint32_t value) {
         h.request_stop(StopReason::Exit, value == 1 ? 0 : exit_status_for(value >> 1));
         return;
     }
-    h.request_stop(StopReason::Error, 3,
-                   fmt::format("tohost ({:#010x}) written with {:#x}: not an exit code (HTIF system calls are not "
-                               "supported)",
-                               addr, value));
+    h.request_stop(
+        StopReason::Error, 3,
+        fmt::format("tohost ({:#010x}) written with {:#x}: not an exit code (HTIF system calls are not "
+                    "supported)",
+                    addr, value));
 }
 
 void HostServices::Console::write(uint32_t, unsigned, uint32_t value) {

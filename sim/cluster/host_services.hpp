@@ -26,7 +26,7 @@ struct CounterSnapshot {
 
 struct RegionRecord {
     std::string name;
-    uint64_t count = 0;   // times the region ran
+    uint64_t count = 0; // times the region ran
     uint64_t cycles = 0;
     uint64_t instret = 0;
     uint64_t macs = 0;

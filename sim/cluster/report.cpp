@@ -18,11 +18,14 @@ const char* outcome_name(RunOutcome::Kind k) {
     return "?";
 }
 
-double ratio(uint64_t a, uint64_t b) { return b ? static_cast<double>(a) / static_cast<double>(b) : 0.0; }
+double ratio(uint64_t a, uint64_t b) {
+    return b ? static_cast<double>(a) / static_cast<double>(b) : 0.0;
+}
 
 nlohmann::ordered_json stalls_json(const std::array<uint64_t, static_cast<size_t>(StallKind::Count)>& s) {
     nlohmann::ordered_json j;
-    for (size_t k = 0; k < s.size(); ++k) j[stall_name(static_cast<StallKind>(k))] = s[k];
+    for (size_t k = 0; k < s.size(); ++k)
+        j[stall_name(static_cast<StallKind>(k))] = s[k];
     return j;
 }
 
@@ -91,14 +94,18 @@ std::string report_csv(const BareMachine& sys, const RunOutcome&) {
     const Hart& h = sys.hart();
     const CoreStats& st = h.stats();
     std::string csv = "scope,name,cycles,instret,macs,mac_per_cycle";
-    for (size_t k = 0; k < st.stall_cycles.size(); ++k) csv += fmt::format(",{}", stall_name(static_cast<StallKind>(k)));
+    for (size_t k = 0; k < st.stall_cycles.size(); ++k)
+        csv += fmt::format(",{}", stall_name(static_cast<StallKind>(k)));
     csv += "\n";
     csv += fmt::format("run,total,{},{},,", h.cycle(), st.instret);
-    for (auto v : st.stall_cycles) csv += fmt::format(",{}", v);
+    for (auto v : st.stall_cycles)
+        csv += fmt::format(",{}", v);
     csv += "\n";
     for (const RegionRecord& r : sys.host().regions()) {
-        csv += fmt::format("region,{},{},{},{},{:.6f}", r.name, r.cycles, r.instret, r.macs, ratio(r.macs, r.cycles));
-        for (auto v : r.stalls) csv += fmt::format(",{}", v);
+        csv += fmt::format("region,{},{},{},{},{:.6f}", r.name, r.cycles, r.instret, r.macs,
+                           ratio(r.macs, r.cycles));
+        for (auto v : r.stalls)
+            csv += fmt::format(",{}", v);
         csv += "\n";
     }
     return csv;
@@ -117,18 +124,18 @@ void print_report_table(std::ostream& os, const BareMachine& sys, const RunOutco
                       out.host_seconds);
     os << "\nstall cycles\n";
     for (size_t k = 0; k < st.stall_cycles.size(); ++k)
-        os << fmt::format("  {:<16}{:>14}  {:5.1f}%\n", stall_name(static_cast<StallKind>(k)), st.stall_cycles[k],
-                          100.0 * ratio(st.stall_cycles[k], h.cycle()));
+        os << fmt::format("  {:<16}{:>14}  {:5.1f}%\n", stall_name(static_cast<StallKind>(k)),
+                          st.stall_cycles[k], 100.0 * ratio(st.stall_cycles[k], h.cycle()));
     os << fmt::format("\nloads {}  stores {}  branches {} (taken {})  jumps {}  compressed {}\n", st.loads(),
                       st.stores(), st.count(InsnClass::Branch), st.branches_taken, st.count(InsnClass::Jump),
                       st.compressed());
     const auto& regions = sys.host().regions();
     if (!regions.empty()) {
-        os << fmt::format("\n{:<20}{:>6}{:>14}{:>14}{:>12}{:>10}\n", "region", "runs", "cycles", "instret", "MACs",
-                          "MAC/cyc");
+        os << fmt::format("\n{:<20}{:>6}{:>14}{:>14}{:>12}{:>10}\n", "region", "runs", "cycles", "instret",
+                          "MACs", "MAC/cyc");
         for (const RegionRecord& r : regions)
-            os << fmt::format("{:<20}{:>6}{:>14}{:>14}{:>12}{:>10.3f}\n", r.name, r.count, r.cycles, r.instret, r.macs,
-                              ratio(r.macs, r.cycles));
+            os << fmt::format("{:<20}{:>6}{:>14}{:>14}{:>12}{:>10.3f}\n", r.name, r.count, r.cycles,
+                              r.instret, r.macs, ratio(r.macs, r.cycles));
     }
     os.flush();
 }

@@ -10,12 +10,12 @@ namespace pulpsim {
 
 // Why a cycle did not retire an instruction. cycles == instret + sum(stall cycles) holds for every run.
 enum class StallKind : uint8_t {
-    LoadUse,      // an instruction waited for a load result
-    JumpRegister, // jalr waited for the instruction just before it
-    Control,      // taken branch, jump and fence.i refetch penalties
-    FpuDependency,// waited for an FPU result or for the div/sqrt unit
-    MultiCycle,   // mulh, div/rem, CSR accesses, misaligned accesses, cv.elw beyond their first cycle
-    Sleep,        // asleep in cv.elw / wfi
+    LoadUse,       // an instruction waited for a load result
+    JumpRegister,  // jalr waited for the instruction just before it
+    Control,       // taken branch, jump and fence.i refetch penalties
+    FpuDependency, // waited for an FPU result or for the div/sqrt unit
+    MultiCycle,    // mulh, div/rem, CSR accesses, misaligned accesses, cv.elw beyond their first cycle
+    Sleep,         // asleep in cv.elw / wfi
     Count
 };
 
@@ -23,8 +23,8 @@ const char* stall_name(StallKind kind);
 
 struct CoreStats {
     uint64_t instret = 0;
-    uint64_t load_use_hazards = 0;     // LD_STALL events
-    uint64_t jump_register_hazards = 0;// JMP_STALL events
+    uint64_t load_use_hazards = 0;      // LD_STALL events
+    uint64_t jump_register_hazards = 0; // JMP_STALL events
     uint64_t branches_taken = 0;
     uint64_t fp_writebacks = 0;
     // Retired instructions by class and size: index 2 * class + (1 if compressed).
@@ -32,17 +32,20 @@ struct CoreStats {
     std::array<uint64_t, static_cast<size_t>(StallKind::Count)> stall_cycles{};
 
     uint64_t count(InsnClass c) const {
-        return by_class_and_size[2 * static_cast<size_t>(c)] + by_class_and_size[2 * static_cast<size_t>(c) + 1];
+        return by_class_and_size[2 * static_cast<size_t>(c)] +
+               by_class_and_size[2 * static_cast<size_t>(c) + 1];
     }
     uint64_t compressed() const {
         uint64_t n = 0;
-        for (size_t i = 1; i < by_class_and_size.size(); i += 2) n += by_class_and_size[i];
+        for (size_t i = 1; i < by_class_and_size.size(); i += 2)
+            n += by_class_and_size[i];
         return n;
     }
     uint64_t stalls(StallKind k) const { return stall_cycles[static_cast<size_t>(k)]; }
     uint64_t total_stalls() const {
         uint64_t s = 0;
-        for (auto v : stall_cycles) s += v;
+        for (auto v : stall_cycles)
+            s += v;
         return s;
     }
     uint64_t loads() const { return count(InsnClass::Load) + count(InsnClass::FpLoad); }

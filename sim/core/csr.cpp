@@ -8,22 +8,22 @@ namespace pulpsim {
 // mhpmevent bit -> event (CV32E40P user manual, "Event Selector").
 uint64_t Hart::event_count(unsigned event) const {
     switch (event) {
-    case 0: return issue_;                                                      // CYCLES
-    case 1: return stats_.instret;                                              // INSTR
-    case 2: return stats_.load_use_hazards;                                     // LD_STALL
-    case 3: return stats_.jump_register_hazards;                                // JMP_STALL
-    case 4: return 0;                                                           // IMISS (no I-cache here)
-    case 5: return stats_.loads();                                              // LD
-    case 6: return stats_.stores();                                             // ST
-    case 7: return stats_.count(InsnClass::Jump);                               // JUMP
-    case 8: return stats_.count(InsnClass::Branch);                             // BRANCH
-    case 9: return stats_.branches_taken;                                       // BRANCH_TAKEN
-    case 10: return stats_.compressed();                                          // COMP_INSTR
-    case 11: return stats_.total_stalls();                                      // PIPE_STALL
-    case 12: return 0;                                                          // APU_TYPE
-    case 13: return 0;                                                          // APU_CONT
-    case 14: return stats_.stalls(StallKind::FpuDependency);                    // APU_DEP
-    case 15: return stats_.fp_writebacks;                                       // APU_WB
+    case 0: return issue_;                                   // CYCLES
+    case 1: return stats_.instret;                           // INSTR
+    case 2: return stats_.load_use_hazards;                  // LD_STALL
+    case 3: return stats_.jump_register_hazards;             // JMP_STALL
+    case 4: return 0;                                        // IMISS (no I-cache here)
+    case 5: return stats_.loads();                           // LD
+    case 6: return stats_.stores();                          // ST
+    case 7: return stats_.count(InsnClass::Jump);            // JUMP
+    case 8: return stats_.count(InsnClass::Branch);          // BRANCH
+    case 9: return stats_.branches_taken;                    // BRANCH_TAKEN
+    case 10: return stats_.compressed();                     // COMP_INSTR
+    case 11: return stats_.total_stalls();                   // PIPE_STALL
+    case 12: return 0;                                       // APU_TYPE
+    case 13: return 0;                                       // APU_CONT
+    case 14: return stats_.stalls(StallKind::FpuDependency); // APU_DEP
+    case 15: return stats_.fp_writebacks;                    // APU_WB
     default: return 0;
     }
 }
@@ -97,7 +97,8 @@ uint32_t Hart::csr_read(uint16_t a, bool& ok) {
     for (uint16_t base : {kMcycle, kCycle})
         if (int i = counter(base); i >= 0 && i < 32 && i != 1) return static_cast<uint32_t>(counter_value(i));
     for (uint16_t base : {kMcycleh, kCycleh})
-        if (int i = counter(base); i >= 0 && i < 32 && i != 1) return static_cast<uint32_t>(counter_value(i) >> 32);
+        if (int i = counter(base); i >= 0 && i < 32 && i != 1)
+            return static_cast<uint32_t>(counter_value(i) >> 32);
     ok = false;
     return 0;
 }
@@ -126,7 +127,8 @@ bool Hart::csr_write(uint16_t a, uint32_t v) {
         for (unsigned i = 0; i < 32; ++i) {
             const uint32_t bit = 1u << i;
             if ((next & bit) && !(mcountinhibit_ & bit)) counter_frozen_[i] = counter_value(i);
-            if (!(next & bit) && (mcountinhibit_ & bit)) counter_offset_[i] = counter_source(i) - counter_frozen_[i];
+            if (!(next & bit) && (mcountinhibit_ & bit))
+                counter_offset_[i] = counter_source(i) - counter_frozen_[i];
         }
         mcountinhibit_ = next;
         return true;

@@ -36,19 +36,19 @@ inline constexpr uint8_t kSinkSlot = 65; // written by instructions without a de
 inline constexpr unsigned kSlotCount = 66;
 
 struct DecodedInsn {
-    ExecFn exec = nullptr;    // nullptr: not decoded yet
+    ExecFn exec = nullptr; // nullptr: not decoded yet
     int32_t imm = 0;
     uint32_t raw = 0;
     uint8_t rd = 0, rs1 = 0, rs2 = 0, rs3 = 0;
     uint8_t src[3] = {kZeroSlot, kZeroSlot, kZeroSlot}; // slots the instruction waits on before issuing
-    uint8_t dst = kSinkSlot;  // slot whose ready time is set after execution
-    uint8_t latency = 1;      // issue-to-use distance of the result in cycles
-    uint8_t cost = 1;         // cycles the instruction occupies the pipeline (extras are added by handlers)
-    uint8_t len = 4;          // 2 for compressed instructions
+    uint8_t dst = kSinkSlot;                            // slot whose ready time is set after execution
+    uint8_t latency = 1;                                // issue-to-use distance of the result in cycles
+    uint8_t cost = 1; // cycles the instruction occupies the pipeline (extras are added by handlers)
+    uint8_t len = 4;  // 2 for compressed instructions
     InsnClass cls = InsnClass::Alu;
-    uint8_t aux = 0;          // rounding mode, loop index, sub-operation: meaning depends on the handler
-    uint8_t stat_index = 0;   // 2 * cls + compressed, filled in by decode()
-    uint16_t ready_code = 4;  // latency << 2 | ReadyCause, filled in by decode()
+    uint8_t aux = 0;         // rounding mode, loop index, sub-operation: meaning depends on the handler
+    uint8_t stat_index = 0;  // 2 * cls + compressed, filled in by decode()
+    uint16_t ready_code = 4; // latency << 2 | ReadyCause, filled in by decode()
 };
 
 // A scoreboard entry packs the cycle a value becomes usable with what produced it, so that one store per
@@ -57,6 +57,8 @@ enum class ReadyCause : uint8_t { Other = 0, Load = 1, Fpu = 2 };
 inline constexpr uint64_t ready_entry(uint64_t cycle, ReadyCause cause) {
     return (cycle << 2) | static_cast<uint64_t>(cause);
 }
-inline constexpr uint64_t ready_cycle(uint64_t entry) { return entry >> 2; }
+inline constexpr uint64_t ready_cycle(uint64_t entry) {
+    return entry >> 2;
+}
 
 } // namespace pulpsim

@@ -3,7 +3,9 @@
 namespace pulpsim {
 namespace isa {
 
-void illegal(Hart& h, const DecodedInsn& d) { h.trap(cause::kIllegalInstruction, d.raw); }
+void illegal(Hart& h, const DecodedInsn& d) {
+    h.trap(cause::kIllegalInstruction, d.raw);
+}
 
 } // namespace isa
 
@@ -27,7 +29,7 @@ DecodedInsn decode(uint32_t raw, const CoreTiming& timing) {
     d.raw = raw;
     d.len = len;
     d.stat_index = static_cast<uint8_t>(2 * static_cast<unsigned>(d.cls) + (len == 2 ? 1 : 0));
-    const ReadyCause cause = d.cls == InsnClass::Load || d.cls == InsnClass::FpLoad ? ReadyCause::Load
+    const ReadyCause cause = d.cls == InsnClass::Load || d.cls == InsnClass::FpLoad    ? ReadyCause::Load
                              : d.cls == InsnClass::Fp || d.cls == InsnClass::FpDivSqrt ? ReadyCause::Fpu
                                                                                        : ReadyCause::Other;
     d.ready_code = static_cast<uint16_t>(ready_entry(d.latency, cause));

@@ -29,27 +29,55 @@ bool decode_xcvsimd(uint32_t raw, DecodedInsn& d);
 void illegal(Hart& h, const DecodedInsn& d);
 
 // Field extraction.
-inline unsigned rd(uint32_t r) { return (r >> 7) & 31; }
-inline unsigned rs1(uint32_t r) { return (r >> 15) & 31; }
-inline unsigned rs2(uint32_t r) { return (r >> 20) & 31; }
-inline unsigned rs3(uint32_t r) { return r >> 27; }
-inline unsigned funct3(uint32_t r) { return (r >> 12) & 7; }
-inline unsigned funct7(uint32_t r) { return r >> 25; }
-inline unsigned opcode(uint32_t r) { return r & 0x7f; }
-inline int32_t imm_i(uint32_t r) { return static_cast<int32_t>(r) >> 20; }
-inline int32_t imm_s(uint32_t r) { return (static_cast<int32_t>(r & 0xfe000000u) >> 20) | ((r >> 7) & 31); }
-inline int32_t imm_b(uint32_t r) {
-    return (static_cast<int32_t>(r & 0x80000000u) >> 19) | ((r & 0x80) << 4) | ((r >> 20) & 0x7e0) | ((r >> 7) & 0x1e);
+inline unsigned rd(uint32_t r) {
+    return (r >> 7) & 31;
 }
-inline int32_t imm_u(uint32_t r) { return static_cast<int32_t>(r & 0xfffff000u); }
+inline unsigned rs1(uint32_t r) {
+    return (r >> 15) & 31;
+}
+inline unsigned rs2(uint32_t r) {
+    return (r >> 20) & 31;
+}
+inline unsigned rs3(uint32_t r) {
+    return r >> 27;
+}
+inline unsigned funct3(uint32_t r) {
+    return (r >> 12) & 7;
+}
+inline unsigned funct7(uint32_t r) {
+    return r >> 25;
+}
+inline unsigned opcode(uint32_t r) {
+    return r & 0x7f;
+}
+inline int32_t imm_i(uint32_t r) {
+    return static_cast<int32_t>(r) >> 20;
+}
+inline int32_t imm_s(uint32_t r) {
+    return (static_cast<int32_t>(r & 0xfe000000u) >> 20) | ((r >> 7) & 31);
+}
+inline int32_t imm_b(uint32_t r) {
+    return (static_cast<int32_t>(r & 0x80000000u) >> 19) | ((r & 0x80) << 4) | ((r >> 20) & 0x7e0) |
+           ((r >> 7) & 0x1e);
+}
+inline int32_t imm_u(uint32_t r) {
+    return static_cast<int32_t>(r & 0xfffff000u);
+}
 inline int32_t imm_j(uint32_t r) {
-    return (static_cast<int32_t>(r & 0x80000000u) >> 11) | (r & 0xff000) | ((r >> 9) & 0x800) | ((r >> 20) & 0x7fe);
+    return (static_cast<int32_t>(r & 0x80000000u) >> 11) | (r & 0xff000) | ((r >> 9) & 0x800) |
+           ((r >> 20) & 0x7fe);
 }
 
 // Scoreboard slots of architectural registers.
-inline uint8_t xsrc(unsigned r) { return r ? static_cast<uint8_t>(r) : kZeroSlot; }
-inline uint8_t xdst(unsigned r) { return r ? static_cast<uint8_t>(r) : kSinkSlot; }
-inline uint8_t fslot(unsigned r) { return static_cast<uint8_t>(kFpSlot + r); }
+inline uint8_t xsrc(unsigned r) {
+    return r ? static_cast<uint8_t>(r) : kZeroSlot;
+}
+inline uint8_t xdst(unsigned r) {
+    return r ? static_cast<uint8_t>(r) : kSinkSlot;
+}
+inline uint8_t fslot(unsigned r) {
+    return static_cast<uint8_t>(kFpSlot + r);
+}
 
 // Common shapes: fills registers, slots and class; latency and cost keep their defaults (1).
 inline void shape_r(DecodedInsn& d, uint32_t raw, ExecFn fn, InsnClass cls = InsnClass::Alu) {

@@ -55,7 +55,8 @@ void Hart::set_code_range(uint32_t lo, uint32_t hi) {
 void Hart::set_fast_ram(Ram* ram) {
     fast_base_ = ram->base();
     fast_data_ = ram->data();
-    for (unsigned n = 1; n <= 4; ++n) fast_last_[n - 1] = ram->size() >= n ? ram->size() - n : 0;
+    for (unsigned n = 1; n <= 4; ++n)
+        fast_last_[n - 1] = ram->size() >= n ? ram->size() - n : 0;
 }
 
 void Hart::request_stop(StopReason reason, int exit_code, std::string message) {
@@ -199,7 +200,8 @@ void Hart::slow_store(uint32_t addr, unsigned size, uint32_t value) {
 
 void Hart::do_ecall() {
     if (mtvec_ == 0) {
-        if (!host_.host_call(*this)) fail(fmt::format("unsupported host call a7={} (ecall at pc {:#010x})", x_[17], pc_));
+        if (!host_.host_call(*this))
+            fail(fmt::format("unsupported host call a7={} (ecall at pc {:#010x})", x_[17], pc_));
         return;
     }
     trap(cause::kEcallM, 0);
@@ -220,7 +222,8 @@ void Hart::take_trap(const TrapSignal& t) {
                          fmt::format("illegal instruction {:#010x} at pc {:#010x}", t.tval, pc_));
             break;
         case cause::kBreakpoint:
-            request_stop(StopReason::Error, 3, fmt::format("ebreak at pc {:#010x} with no trap handler", pc_));
+            request_stop(StopReason::Error, 3,
+                         fmt::format("ebreak at pc {:#010x} with no trap handler", pc_));
             break;
         case cause::kLoadAccessFault:
         case cause::kStoreAccessFault:
@@ -234,11 +237,13 @@ void Hart::take_trap(const TrapSignal& t) {
                          fmt::format("instruction fetch at {:#010x} outside every memory", t.tval));
             break;
         case cause::kInstrMisaligned:
-            request_stop(StopReason::Error, 3, fmt::format("misaligned instruction address {:#010x}", t.tval));
+            request_stop(StopReason::Error, 3,
+                         fmt::format("misaligned instruction address {:#010x}", t.tval));
             break;
         default:
-            request_stop(StopReason::Error, 3,
-                         fmt::format("unhandled trap cause {} at pc {:#010x} (tval {:#010x})", t.cause, pc_, t.tval));
+            request_stop(
+                StopReason::Error, 3,
+                fmt::format("unhandled trap cause {} at pc {:#010x} (tval {:#010x})", t.cause, pc_, t.tval));
         }
         return;
     }
@@ -269,8 +274,8 @@ void Hart::hwloop_validate(unsigned l) {
     const HwLoop& lp = loops_[l];
     if (validated_[l] == std::make_pair(lp.start, lp.end)) return;
     auto bad = [&](const std::string& why) {
-        fail(fmt::format("hardware loop {} [{:#010x}, {:#010x}) set up at pc {:#010x}: {}", l, lp.start, lp.end,
-                         pc_, why));
+        fail(fmt::format("hardware loop {} [{:#010x}, {:#010x}) set up at pc {:#010x}: {}", l, lp.start,
+                         lp.end, pc_, why));
     };
     if ((lp.start & 3) || (lp.end & 3)) bad("start and end must be 32-bit aligned");
     if (lp.end <= lp.start) bad("end must be after start");
@@ -289,7 +294,8 @@ void Hart::hwloop_validate(unsigned l) {
 }
 
 void Hart::update_hwloop_watch() {
-    for (unsigned l = 0; l < 2; ++l) hwloop_watch_[l] = loops_[l].count ? loops_[l].end : 1u;
+    for (unsigned l = 0; l < 2; ++l)
+        hwloop_watch_[l] = loops_[l].count ? loops_[l].end : 1u;
 }
 
 void Hart::hwloop_wrap() {

@@ -48,7 +48,8 @@ inline constexpr uint16_t kMstatus = 0x300, kMisa = 0x301, kMie = 0x304, kMtvec 
 inline constexpr uint16_t kMcountinhibit = 0x320, kMhpmevent3 = 0x323, kMhpmevent31 = 0x33F;
 inline constexpr uint16_t kMscratch = 0x340, kMepc = 0x341, kMcause = 0x342, kMtval = 0x343, kMip = 0x344;
 inline constexpr uint16_t kMcycle = 0xB00, kMinstret = 0xB02, kMhpmcounter3 = 0xB03, kMhpmcounter31 = 0xB1F;
-inline constexpr uint16_t kMcycleh = 0xB80, kMinstreth = 0xB82, kMhpmcounter3h = 0xB83, kMhpmcounter31h = 0xB9F;
+inline constexpr uint16_t kMcycleh = 0xB80, kMinstreth = 0xB82, kMhpmcounter3h = 0xB83,
+                          kMhpmcounter31h = 0xB9F;
 inline constexpr uint16_t kCycle = 0xC00, kInstret = 0xC02, kHpmcounter3 = 0xC03, kHpmcounter31 = 0xC1F;
 inline constexpr uint16_t kCycleh = 0xC80, kInstreth = 0xC82, kHpmcounter3h = 0xC83, kHpmcounter31h = 0xC9F;
 inline constexpr uint16_t kLpstart0 = 0xCC0, kLpend0 = 0xCC1, kLpcount0 = 0xCC2;
@@ -58,8 +59,10 @@ inline constexpr uint16_t kMvendorid = 0xF11, kMarchid = 0xF12, kMimpid = 0xF13,
 } // namespace csr
 
 namespace cause {
-inline constexpr uint32_t kInstrMisaligned = 0, kInstrAccessFault = 1, kIllegalInstruction = 2, kBreakpoint = 3;
-inline constexpr uint32_t kLoadMisaligned = 4, kLoadAccessFault = 5, kStoreMisaligned = 6, kStoreAccessFault = 7;
+inline constexpr uint32_t kInstrMisaligned = 0, kInstrAccessFault = 1, kIllegalInstruction = 2,
+                          kBreakpoint = 3;
+inline constexpr uint32_t kLoadMisaligned = 4, kLoadAccessFault = 5, kStoreMisaligned = 6,
+                          kStoreAccessFault = 7;
 inline constexpr uint32_t kEcallM = 11;
 // Not architectural: a run-ending condition raised from a handler (message in Hart::stop_message()).
 inline constexpr uint32_t kSimulatorStop = 0xffffffffu;
@@ -128,7 +131,8 @@ class Hart {
     }
     template <typename T> void store(uint32_t addr, T v) {
         const uint32_t off = addr - fast_base_;
-        if (off <= fast_last_[sizeof(T) - 1] && addr - code_lo_ >= code_span_ && (addr & ~3u) != watch_addr_) {
+        if (off <= fast_last_[sizeof(T) - 1] && addr - code_lo_ >= code_span_ &&
+            (addr & ~3u) != watch_addr_) {
             std::memcpy(fast_data_ + off, &v, sizeof(T));
             return;
         }

@@ -46,7 +46,8 @@ template <bool is_sqrt> void fp_divsqrt(Hart& h, const DecodedInsn& d) {
     ++h.stats_.fp_writebacks;
     uint8_t flags = 0;
     const Rounding rm = rounding(h, d);
-    h.f_[d.rd] = is_sqrt ? fp::sqrt32(h.f_[d.rs1], rm, flags) : fp::div32(h.f_[d.rs1], h.f_[d.rs2], rm, flags);
+    h.f_[d.rd] =
+        is_sqrt ? fp::sqrt32(h.f_[d.rs1], rm, flags) : fp::div32(h.f_[d.rs1], h.f_[d.rs2], rm, flags);
     h.fflags_ |= flags;
     const unsigned latency = (flags & fp::kInexact) ? h.timing().fdiv_latency : h.timing().fdiv_exact_latency;
     const uint8_t slot = fslot(d.rd);
@@ -184,13 +185,23 @@ bool decode_rv32f(uint32_t raw, DecodedInsn& d, const CoreTiming& timing) {
     const unsigned f7 = funct7(raw);
     const unsigned r2 = rs2(raw);
     switch (f7) {
-    case 0x00: if (!rm_ok) return false; fp_shape(d, raw, fp_binary<fp::add32>, 2, false, false, addmul); return true;
-    case 0x04: if (!rm_ok) return false; fp_shape(d, raw, fp_binary<fp::sub32>, 2, false, false, addmul); return true;
-    case 0x08: if (!rm_ok) return false; fp_shape(d, raw, fp_binary<fp::mul32>, 2, false, false, addmul); return true;
+    case 0x00:
+        if (!rm_ok) return false;
+        fp_shape(d, raw, fp_binary<fp::add32>, 2, false, false, addmul);
+        return true;
+    case 0x04:
+        if (!rm_ok) return false;
+        fp_shape(d, raw, fp_binary<fp::sub32>, 2, false, false, addmul);
+        return true;
+    case 0x08:
+        if (!rm_ok) return false;
+        fp_shape(d, raw, fp_binary<fp::mul32>, 2, false, false, addmul);
+        return true;
     case 0x0c:
     case 0x2c:
         if (!rm_ok || (f7 == 0x2c && r2 != 0)) return false;
-        fp_shape(d, raw, f7 == 0x0c ? fp_divsqrt<false> : fp_divsqrt<true>, f7 == 0x0c ? 2 : 1, false, false, 1);
+        fp_shape(d, raw, f7 == 0x0c ? fp_divsqrt<false> : fp_divsqrt<true>, f7 == 0x0c ? 2 : 1, false, false,
+                 1);
         d.dst = kSinkSlot; // the handler sets the result slot with the data-dependent latency
         d.cls = InsnClass::FpDivSqrt;
         return true;

@@ -10,27 +10,69 @@ using U = uint32_t;
 #define X(r) h.x_[r]
 
 // ---- ALU ----
-void lui(Hart& h, const DecodedInsn& d) { X(d.rd) = static_cast<U>(d.imm); }
-void auipc(Hart& h, const DecodedInsn& d) { X(d.rd) = h.pc_ + static_cast<U>(d.imm); }
-void addi(Hart& h, const DecodedInsn& d) { X(d.rd) = X(d.rs1) + static_cast<U>(d.imm); }
-void slti(Hart& h, const DecodedInsn& d) { X(d.rd) = static_cast<S>(X(d.rs1)) < d.imm; }
-void sltiu(Hart& h, const DecodedInsn& d) { X(d.rd) = X(d.rs1) < static_cast<U>(d.imm); }
-void xori(Hart& h, const DecodedInsn& d) { X(d.rd) = X(d.rs1) ^ static_cast<U>(d.imm); }
-void ori(Hart& h, const DecodedInsn& d) { X(d.rd) = X(d.rs1) | static_cast<U>(d.imm); }
-void andi(Hart& h, const DecodedInsn& d) { X(d.rd) = X(d.rs1) & static_cast<U>(d.imm); }
-void slli(Hart& h, const DecodedInsn& d) { X(d.rd) = X(d.rs1) << d.imm; }
-void srli(Hart& h, const DecodedInsn& d) { X(d.rd) = X(d.rs1) >> d.imm; }
-void srai(Hart& h, const DecodedInsn& d) { X(d.rd) = static_cast<U>(static_cast<S>(X(d.rs1)) >> d.imm); }
-void add(Hart& h, const DecodedInsn& d) { X(d.rd) = X(d.rs1) + X(d.rs2); }
-void sub(Hart& h, const DecodedInsn& d) { X(d.rd) = X(d.rs1) - X(d.rs2); }
-void sll(Hart& h, const DecodedInsn& d) { X(d.rd) = X(d.rs1) << (X(d.rs2) & 31); }
-void slt(Hart& h, const DecodedInsn& d) { X(d.rd) = static_cast<S>(X(d.rs1)) < static_cast<S>(X(d.rs2)); }
-void sltu(Hart& h, const DecodedInsn& d) { X(d.rd) = X(d.rs1) < X(d.rs2); }
-void xor_(Hart& h, const DecodedInsn& d) { X(d.rd) = X(d.rs1) ^ X(d.rs2); }
-void srl(Hart& h, const DecodedInsn& d) { X(d.rd) = X(d.rs1) >> (X(d.rs2) & 31); }
-void sra(Hart& h, const DecodedInsn& d) { X(d.rd) = static_cast<U>(static_cast<S>(X(d.rs1)) >> (X(d.rs2) & 31)); }
-void or_(Hart& h, const DecodedInsn& d) { X(d.rd) = X(d.rs1) | X(d.rs2); }
-void and_(Hart& h, const DecodedInsn& d) { X(d.rd) = X(d.rs1) & X(d.rs2); }
+void lui(Hart& h, const DecodedInsn& d) {
+    X(d.rd) = static_cast<U>(d.imm);
+}
+void auipc(Hart& h, const DecodedInsn& d) {
+    X(d.rd) = h.pc_ + static_cast<U>(d.imm);
+}
+void addi(Hart& h, const DecodedInsn& d) {
+    X(d.rd) = X(d.rs1) + static_cast<U>(d.imm);
+}
+void slti(Hart& h, const DecodedInsn& d) {
+    X(d.rd) = static_cast<S>(X(d.rs1)) < d.imm;
+}
+void sltiu(Hart& h, const DecodedInsn& d) {
+    X(d.rd) = X(d.rs1) < static_cast<U>(d.imm);
+}
+void xori(Hart& h, const DecodedInsn& d) {
+    X(d.rd) = X(d.rs1) ^ static_cast<U>(d.imm);
+}
+void ori(Hart& h, const DecodedInsn& d) {
+    X(d.rd) = X(d.rs1) | static_cast<U>(d.imm);
+}
+void andi(Hart& h, const DecodedInsn& d) {
+    X(d.rd) = X(d.rs1) & static_cast<U>(d.imm);
+}
+void slli(Hart& h, const DecodedInsn& d) {
+    X(d.rd) = X(d.rs1) << d.imm;
+}
+void srli(Hart& h, const DecodedInsn& d) {
+    X(d.rd) = X(d.rs1) >> d.imm;
+}
+void srai(Hart& h, const DecodedInsn& d) {
+    X(d.rd) = static_cast<U>(static_cast<S>(X(d.rs1)) >> d.imm);
+}
+void add(Hart& h, const DecodedInsn& d) {
+    X(d.rd) = X(d.rs1) + X(d.rs2);
+}
+void sub(Hart& h, const DecodedInsn& d) {
+    X(d.rd) = X(d.rs1) - X(d.rs2);
+}
+void sll(Hart& h, const DecodedInsn& d) {
+    X(d.rd) = X(d.rs1) << (X(d.rs2) & 31);
+}
+void slt(Hart& h, const DecodedInsn& d) {
+    X(d.rd) = static_cast<S>(X(d.rs1)) < static_cast<S>(X(d.rs2));
+}
+void sltu(Hart& h, const DecodedInsn& d) {
+    X(d.rd) = X(d.rs1) < X(d.rs2);
+}
+void xor_(Hart& h, const DecodedInsn& d) {
+    X(d.rd) = X(d.rs1) ^ X(d.rs2);
+}
+void srl(Hart& h, const DecodedInsn& d) {
+    X(d.rd) = X(d.rs1) >> (X(d.rs2) & 31);
+}
+void sra(Hart& h, const DecodedInsn& d) {
+    X(d.rd) = static_cast<U>(static_cast<S>(X(d.rs1)) >> (X(d.rs2) & 31));
+}
+void or_(Hart& h, const DecodedInsn& d) {
+    X(d.rd) = X(d.rs1) | X(d.rs2);
+}
+void and_(Hart& h, const DecodedInsn& d) {
+    X(d.rd) = X(d.rs1) & X(d.rs2);
+}
 
 // ---- control transfer ----
 void jal(Hart& h, const DecodedInsn& d) {
@@ -53,12 +95,24 @@ template <typename Cmp> void branch(Hart& h, const DecodedInsn& d) {
         h.jump_to(h.pc_ + static_cast<U>(d.imm), 2);
     }
 }
-struct Eq { bool operator()(U a, U b) const { return a == b; } };
-struct Ne { bool operator()(U a, U b) const { return a != b; } };
-struct Lt { bool operator()(U a, U b) const { return static_cast<S>(a) < static_cast<S>(b); } };
-struct Ge { bool operator()(U a, U b) const { return static_cast<S>(a) >= static_cast<S>(b); } };
-struct Ltu { bool operator()(U a, U b) const { return a < b; } };
-struct Geu { bool operator()(U a, U b) const { return a >= b; } };
+struct Eq {
+    bool operator()(U a, U b) const { return a == b; }
+};
+struct Ne {
+    bool operator()(U a, U b) const { return a != b; }
+};
+struct Lt {
+    bool operator()(U a, U b) const { return static_cast<S>(a) < static_cast<S>(b); }
+};
+struct Ge {
+    bool operator()(U a, U b) const { return static_cast<S>(a) >= static_cast<S>(b); }
+};
+struct Ltu {
+    bool operator()(U a, U b) const { return a < b; }
+};
+struct Geu {
+    bool operator()(U a, U b) const { return a >= b; }
+};
 
 // ---- memory ----
 // CV32E40P needs a second bus transaction when an access crosses a word boundary.
@@ -82,9 +136,15 @@ void fence_i(Hart& h, const DecodedInsn&) {
     h.fence_i();
     h.jump_to(h.next_pc_, 1); // implemented as a jump to the next instruction
 }
-void ecall(Hart& h, const DecodedInsn&) { h.do_ecall(); }
-void ebreak(Hart& h, const DecodedInsn&) { h.trap(cause::kBreakpoint, h.pc_); }
-void mret(Hart& h, const DecodedInsn&) { h.do_mret(); }
+void ecall(Hart& h, const DecodedInsn&) {
+    h.do_ecall();
+}
+void ebreak(Hart& h, const DecodedInsn&) {
+    h.trap(cause::kBreakpoint, h.pc_);
+}
+void mret(Hart& h, const DecodedInsn&) {
+    h.do_mret();
+}
 
 #undef X
 
@@ -147,7 +207,7 @@ bool decode_rv32i(uint32_t raw, DecodedInsn& d) {
         shape_i(d, raw, jalr, InsnClass::Jump);
         return true;
     case 0x63: {
-        static constexpr ExecFn ops[8] = {branch<Eq>, branch<Ne>, nullptr, nullptr,
+        static constexpr ExecFn ops[8] = {branch<Eq>, branch<Ne>, nullptr,     nullptr,
                                           branch<Lt>, branch<Ge>, branch<Ltu>, branch<Geu>};
         if (!ops[funct3(raw)]) return false;
         shape_r(d, raw, ops[funct3(raw)], InsnClass::Branch);
@@ -157,8 +217,8 @@ bool decode_rv32i(uint32_t raw, DecodedInsn& d) {
         return true;
     }
     case 0x03: {
-        static constexpr ExecFn ops[8] = {load<int8_t>, load<int16_t>, load<uint32_t>, nullptr,
-                                          load<uint8_t>, load<uint16_t>, nullptr, nullptr};
+        static constexpr ExecFn ops[8] = {load<int8_t>,  load<int16_t>,  load<uint32_t>, nullptr,
+                                          load<uint8_t>, load<uint16_t>, nullptr,        nullptr};
         if (!ops[funct3(raw)]) return false;
         shape_i(d, raw, ops[funct3(raw)], InsnClass::Load);
         d.latency = 2;
@@ -166,7 +226,7 @@ bool decode_rv32i(uint32_t raw, DecodedInsn& d) {
     }
     case 0x23: {
         static constexpr ExecFn ops[8] = {store<uint8_t>, store<uint16_t>, store<uint32_t>, nullptr,
-                                          nullptr, nullptr, nullptr, nullptr};
+                                          nullptr,        nullptr,         nullptr,         nullptr};
         if (!ops[funct3(raw)]) return false;
         shape_r(d, raw, ops[funct3(raw)], InsnClass::Store);
         d.rd = 0;

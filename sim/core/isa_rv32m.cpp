@@ -10,9 +10,13 @@ using S = int32_t;
 using U = uint32_t;
 #define X(r) h.x_[r]
 
-void mul(Hart& h, const DecodedInsn& d) { X(d.rd) = X(d.rs1) * X(d.rs2); }
+void mul(Hart& h, const DecodedInsn& d) {
+    X(d.rd) = X(d.rs1) * X(d.rs2);
+}
 // The upper-half multiplications keep EX busy for 5 cycles.
-inline void mulh_cycles(Hart& h) { h.add_stall(StallKind::MultiCycle, 4); }
+inline void mulh_cycles(Hart& h) {
+    h.add_stall(StallKind::MultiCycle, 4);
+}
 void mulh(Hart& h, const DecodedInsn& d) {
     mulh_cycles(h);
     X(d.rd) = static_cast<U>((int64_t{static_cast<S>(X(d.rs1))} * static_cast<S>(X(d.rs2))) >> 32);
@@ -23,7 +27,8 @@ void mulhsu(Hart& h, const DecodedInsn& d) {
 }
 void mulhu(Hart& h, const DecodedInsn& d) {
     mulh_cycles(h);
-    X(d.rd) = static_cast<U>((uint64_t{X(d.rs1)} * X(d.rs2)) >> 32); }
+    X(d.rd) = static_cast<U>((uint64_t{X(d.rs1)} * X(d.rs2)) >> 32);
+}
 
 // The serial divider needs 3 cycles plus one per leading zero of the divisor's magnitude, 35 for zero.
 inline void divider_cycles(Hart& h, U divisor, bool is_signed) {

@@ -15,7 +15,8 @@ template <Form form> void hwloop(Hart& h, const DecodedInsn& d) {
     const U pc = h.pc_;
     // PC-relative forms compute word offsets from their own address, so they must sit on a word.
     if ((form == kStarti || form == kEndi || form == kSetupi || form == kSetup) && (pc & 3))
-        h.fail(fmt::format("hardware-loop setup instruction at misaligned pc {:#010x} (must be 32-bit aligned)", pc));
+        h.fail(fmt::format(
+            "hardware-loop setup instruction at misaligned pc {:#010x} (must be 32-bit aligned)", pc));
     const U uimm_l = static_cast<U>(d.imm);
     const U reg = h.x_[d.rs1];
     switch (form) {

@@ -14,7 +14,6 @@
 
 namespace pulpsim::isa {
 
-
 namespace {
 
 using S = int32_t;

@@ -26,14 +26,9 @@ template <CsrOp op, bool imm> void csr_access(Hart& h, const DecodedInsn& d) {
 
 bool decode_zicsr(uint32_t raw, DecodedInsn& d) {
     if (opcode(raw) != 0x73) return false;
-    static constexpr ExecFn ops[8] = {nullptr,
-                                      csr_access<kWrite, false>,
-                                      csr_access<kSet, false>,
-                                      csr_access<kClear, false>,
-                                      nullptr,
-                                      csr_access<kWrite, true>,
-                                      csr_access<kSet, true>,
-                                      csr_access<kClear, true>};
+    static constexpr ExecFn ops[8] = {
+        nullptr, csr_access<kWrite, false>, csr_access<kSet, false>, csr_access<kClear, false>,
+        nullptr, csr_access<kWrite, true>,  csr_access<kSet, true>,  csr_access<kClear, true>};
     const unsigned f3 = funct3(raw);
     if (!ops[f3]) return false;
     shape_i(d, raw, ops[f3], InsnClass::Csr);

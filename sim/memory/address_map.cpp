@@ -16,8 +16,8 @@ void AddressMap::check_free(const std::string& name, uint32_t base, uint32_t siz
     auto overlaps = [&](uint32_t b, uint64_t e) { return base < e && b < end; };
     for (const auto& r : rams_)
         if (overlaps(r->base(), r->end()))
-            throw std::invalid_argument(fmt::format("memory region '{}' [{:#x}, {:#x}) overlaps '{}'", name, base,
-                                                    end, r->name()));
+            throw std::invalid_argument(
+                fmt::format("memory region '{}' [{:#x}, {:#x}) overlaps '{}'", name, base, end, r->name()));
     for (const auto& d : devices_)
         if (overlaps(d.base, uint64_t{d.base} + d.size))
             throw std::invalid_argument(fmt::format("memory region '{}' [{:#x}, {:#x}) overlaps device '{}'",

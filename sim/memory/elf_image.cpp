@@ -28,7 +28,9 @@ class ElfFile {
     ElfFile(const ElfFile&) = delete;
     ElfFile& operator=(const ElfFile&) = delete;
 
-    [[noreturn]] void fail(const std::string& why) const { throw std::runtime_error(fmt::format("{}: {}", path_, why)); }
+    [[noreturn]] void fail(const std::string& why) const {
+        throw std::runtime_error(fmt::format("{}: {}", path_, why));
+    }
     Elf* get() const { return elf_; }
 
   private:
@@ -79,10 +81,11 @@ ElfImage ElfImage::load(const std::string& path) {
         if (!gelf_getphdr(elf, static_cast<int>(i), &ph)) file.fail("unreadable program header");
         if (ph.p_type != PT_LOAD || ph.p_memsz == 0) continue;
         if (ph.p_filesz > ph.p_memsz) file.fail(fmt::format("segment {} has filesz > memsz", i));
-        if (ph.p_offset + ph.p_filesz > file_size) file.fail(fmt::format("segment {} extends past end of file", i));
+        if (ph.p_offset + ph.p_filesz > file_size)
+            file.fail(fmt::format("segment {} extends past end of file", i));
         if (ph.p_vaddr + ph.p_memsz > (uint64_t{1} << 32))
-            file.fail(fmt::format("segment {} [{:#x}, {:#x}) runs past the 32-bit address space", i, ph.p_vaddr,
-                                  ph.p_vaddr + ph.p_memsz));
+            file.fail(fmt::format("segment {} [{:#x}, {:#x}) runs past the 32-bit address space", i,
+                                  ph.p_vaddr, ph.p_vaddr + ph.p_memsz));
         ElfSegment seg;
         seg.vaddr = static_cast<uint32_t>(ph.p_vaddr);
         seg.memsz = static_cast<uint32_t>(ph.p_memsz);
@@ -125,7 +128,8 @@ ElfImage ElfImage::load(const std::string& path) {
                 code_lo = std::min<uint64_t>(code_lo, seg.vaddr);
                 code_hi = std::max<uint64_t>(code_hi, uint64_t{seg.vaddr} + seg.bytes.size());
             }
-    if (code_lo < code_hi) image.code_range_ = {static_cast<uint32_t>(code_lo), static_cast<uint32_t>(code_hi)};
+    if (code_lo < code_hi)
+        image.code_range_ = {static_cast<uint32_t>(code_lo), static_cast<uint32_t>(code_hi)};
     return image;
 }
 

@@ -18,11 +18,13 @@ std::vector<uint32_t> measure(const CoreTiming& timing) {
     EXPECT_EQ(out.kind, RunOutcome::Kind::Exit) << out.message;
     EXPECT_EQ(out.exit_status, 0);
     const CoreStats& stats = machine.hart().stats();
-    EXPECT_EQ(machine.hart().cycle(), stats.instret + stats.total_stalls()) << "every cycle is an issue or a stall";
+    EXPECT_EQ(machine.hart().cycle(), stats.instret + stats.total_stalls())
+        << "every cycle is an issue or a stall";
     std::vector<uint32_t> words(64);
     machine.memory().read_bytes(*elf.symbol("results"), words.data(), 64 * 4);
     std::vector<uint32_t> cost(words.size());
-    for (size_t i = 0; i < words.size(); ++i) cost[i] = words[i] - words[0];
+    for (size_t i = 0; i < words.size(); ++i)
+        cost[i] = words[i] - words[0];
     cost[0] = words[0];
     return cost;
 }
@@ -34,44 +36,45 @@ struct Case {
 };
 
 void expect_costs(const std::vector<uint32_t>& cost, std::initializer_list<Case> cases) {
-    for (const Case& c : cases) EXPECT_EQ(cost[c.index], c.cycles) << "case " << c.index << ": " << c.what;
+    for (const Case& c : cases)
+        EXPECT_EQ(cost[c.index], c.cycles) << "case " << c.index << ": " << c.what;
 }
 
 TEST(Timing, HazardSequencesWithSingleCycleFpu) {
     const auto cost = measure(CoreTiming{});
     expect_costs(cost, {
-        {0, "csrr mcycle costs 4 (counter CSR)", 4},
-        {1, "ALU", 1},
-        {2, "load + independent ALU: 1 + 1", 2},
-        {3, "load-use: 1 + 1 stall + 1", 3},
-        {4, "branch not taken", 1},
-        {5, "branch taken", 3},
-        {6, "branch taken to a 32-bit instruction at pc%4==2: 3 + 1", 4},
-        {7, "jal", 2},
-        {8, "jal to a misaligned 32-bit target: 2 + 1", 3},
-        {9, "jalr with an old operand", 2},
-        {10, "addi then dependent jalr: 1 + 2 + 1 hazard", 4},
-        {11, "mul", 1},
-        {12, "mulh", 5},
-        {13, "mulh + use: no extra stall, the result is ready when mulh leaves EX", 6},
-        {14, "div by 1: 3 + 31 leading zeros", 34},
-        {15, "divu by 0x80000000: 3", 3},
-        {16, "div by 0: 35", 35},
-        {17, "div by 7: 3 + 29", 32},
-        {18, "fadd -> dependent fadd with FPU_ADDMUL_LAT=0", 2},
-        {19, "fmul -> fmadd -> fmadd chain", 3},
-        {20, "fdiv (inexact, 19) -> dependent fadd: 19 + 1", 20},
-        {21, "fdiv (exact, 7) -> dependent fadd: 7 + 1", 8},
-        {22, "fdiv then integer op: the core keeps issuing", 2},
-        {23, "fdiv then independent FP op: the FPU is busy until the division ends", 20},
-        {24, "flw -> dependent fadd: load-use", 3},
-        {25, "csrr of a non-counter CSR", 1},
-        {26, "misaligned lw: two bus transactions", 2},
-        {27, "fsqrt (inexact) -> dependent fadd", 20},
-        {28, "hardware loop: setup 1 + 10 x 3, zero-cost loop-back", 31},
-        {29, "hwloop with load-use across the back-edge: 1 + 3 + 3 x (3 + 1)", 16},
-        {30, "nested hardware loops: 1 + 3 x (1 + 2 x 3 + 2)", 28},
-    });
+                           {0, "csrr mcycle costs 4 (counter CSR)", 4},
+                           {1, "ALU", 1},
+                           {2, "load + independent ALU: 1 + 1", 2},
+                           {3, "load-use: 1 + 1 stall + 1", 3},
+                           {4, "branch not taken", 1},
+                           {5, "branch taken", 3},
+                           {6, "branch taken to a 32-bit instruction at pc%4==2: 3 + 1", 4},
+                           {7, "jal", 2},
+                           {8, "jal to a misaligned 32-bit target: 2 + 1", 3},
+                           {9, "jalr with an old operand", 2},
+                           {10, "addi then dependent jalr: 1 + 2 + 1 hazard", 4},
+                           {11, "mul", 1},
+                           {12, "mulh", 5},
+                           {13, "mulh + use: no extra stall, the result is ready when mulh leaves EX", 6},
+                           {14, "div by 1: 3 + 31 leading zeros", 34},
+                           {15, "divu by 0x80000000: 3", 3},
+                           {16, "div by 0: 35", 35},
+                           {17, "div by 7: 3 + 29", 32},
+                           {18, "fadd -> dependent fadd with FPU_ADDMUL_LAT=0", 2},
+                           {19, "fmul -> fmadd -> fmadd chain", 3},
+                           {20, "fdiv (inexact, 19) -> dependent fadd: 19 + 1", 20},
+                           {21, "fdiv (exact, 7) -> dependent fadd: 7 + 1", 8},
+                           {22, "fdiv then integer op: the core keeps issuing", 2},
+                           {23, "fdiv then independent FP op: the FPU is busy until the division ends", 20},
+                           {24, "flw -> dependent fadd: load-use", 3},
+                           {25, "csrr of a non-counter CSR", 1},
+                           {26, "misaligned lw: two bus transactions", 2},
+                           {27, "fsqrt (inexact) -> dependent fadd", 20},
+                           {28, "hardware loop: setup 1 + 10 x 3, zero-cost loop-back", 31},
+                           {29, "hwloop with load-use across the back-edge: 1 + 3 + 3 x (3 + 1)", 16},
+                           {30, "nested hardware loops: 1 + 3 x (1 + 2 x 3 + 2)", 28},
+                       });
 }
 
 TEST(Timing, FpuLatencyFromTheConfiguration) {
@@ -79,17 +82,17 @@ TEST(Timing, FpuLatencyFromTheConfiguration) {
     one.fpu_addmul_latency = 1;
     const auto cost1 = measure(one);
     expect_costs(cost1, {
-        {18, "FPU_ADDMUL_LAT=1: fadd -> fadd costs one stall", 3},
-        {19, "fmul -> fmadd -> fmadd: 1 + 2 + 2", 5},
-        {22, "integer work unaffected", 2},
-    });
+                            {18, "FPU_ADDMUL_LAT=1: fadd -> fadd costs one stall", 3},
+                            {19, "fmul -> fmadd -> fmadd: 1 + 2 + 2", 5},
+                            {22, "integer work unaffected", 2},
+                        });
     CoreTiming three;
     three.fpu_addmul_latency = 3;
     const auto cost3 = measure(three);
     expect_costs(cost3, {
-        {18, "FPU_ADDMUL_LAT=3: 1 + 3 stalls + 1", 5},
-        {19, "1 + 4 + 4", 9},
-    });
+                            {18, "FPU_ADDMUL_LAT=3: 1 + 3 stalls + 1", 5},
+                            {19, "1 + 4 + 4", 9},
+                        });
 }
 
 TEST(Timing, StallBreakdownAddsUpToTheCycleCount) {

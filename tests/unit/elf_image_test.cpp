@@ -23,8 +23,8 @@ std::string load_error(const std::string& path) {
 
 std::string temp_file(const std::string& name, const std::vector<unsigned char>& bytes) {
     const auto path = std::filesystem::temp_directory_path() / name;
-    std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()),
-                                                static_cast<std::streamsize>(bytes.size()));
+    std::ofstream(path, std::ios::binary)
+        .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
     return path.string();
 }
 
@@ -36,13 +36,14 @@ std::vector<unsigned char> elf_header(unsigned char elf_class, uint16_t machine)
     h[16] = 2; // ET_EXEC
     h[18] = static_cast<unsigned char>(machine & 0xff);
     h[19] = static_cast<unsigned char>(machine >> 8);
-    h[20] = 1; // EV_CURRENT
+    h[20] = 1;                                                      // EV_CURRENT
     h[elf_class == 2 ? 52 : 40] = static_cast<unsigned char>(size); // e_ehsize
     return h;
 }
 
 TEST(ElfImage, MissingFile) {
-    EXPECT_NE(load_error("/nonexistent/prog.elf").find("/nonexistent/prog.elf: cannot open file"), std::string::npos);
+    EXPECT_NE(load_error("/nonexistent/prog.elf").find("/nonexistent/prog.elf: cannot open file"),
+              std::string::npos);
 }
 
 TEST(ElfImage, NotAnElf) {
@@ -51,7 +52,8 @@ TEST(ElfImage, NotAnElf) {
 }
 
 TEST(ElfImage, HostExecutableIsRejectedAsX86) {
-    EXPECT_NE(load_error("/proc/self/exe").find("x86-64 64-bit ELF, expected a 32-bit RISC-V ELF"), std::string::npos);
+    EXPECT_NE(load_error("/proc/self/exe").find("x86-64 64-bit ELF, expected a 32-bit RISC-V ELF"),
+              std::string::npos);
 }
 
 TEST(ElfImage, Rv64IsRejected) {

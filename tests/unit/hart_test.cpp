@@ -60,7 +60,8 @@ TEST(Hart, LoadOutsideMemoryNamesTheAddress) {
     // lw x1, 0(x0): address 0 is outside the only RAM.
     Machine m({0x00002083u});
     m.hart.run(1000);
-    EXPECT_NE(m.hart.stop_message().find("load at address 0x00000000 outside every memory"), std::string::npos);
+    EXPECT_NE(m.hart.stop_message().find("load at address 0x00000000 outside every memory"),
+              std::string::npos);
 }
 
 TEST(Hart, CountersAreInhibitedAtReset) {
@@ -72,7 +73,9 @@ TEST(Hart, CountersAreInhibitedAtReset) {
     EXPECT_EQ(m.hart.stats().instret, 4u);
 }
 
-constexpr uint32_t lui(unsigned rd, uint32_t upper) { return (upper & 0xfffff000u) | (rd << 7) | 0x37; }
+constexpr uint32_t lui(unsigned rd, uint32_t upper) {
+    return (upper & 0xfffff000u) | (rd << 7) | 0x37;
+}
 constexpr uint32_t bne(unsigned rs1, unsigned rs2, int off) {
     const auto o = static_cast<uint32_t>(off);
     return (((o >> 12) & 1) << 31) | (((o >> 5) & 0x3f) << 25) | (rs2 << 20) | (rs1 << 15) | (1u << 12) |
@@ -91,8 +94,8 @@ TEST(Hart, StoreIntoDecodedCodeTakesEffect) {
     const uint32_t hi = (patched + 0x800) & 0xfffff000u;
     const int lo = static_cast<int>(patched - hi);
     Machine m({lui(6, hi), addi(6, 6, lo), lui(5, kBase), addi(7, 0, 0),
-               addi(10, 0, 1),        // 0x1010: the patched instruction
-               bne(7, 0, 16),         // second pass: go to the exit at 0x1024
+               addi(10, 0, 1), // 0x1010: the patched instruction
+               bne(7, 0, 16),  // second pass: go to the exit at 0x1024
                addi(7, 0, 1), sw(6, 5, 0x10), jal(0, -16), addi(17, 0, 93), kEcall});
     m.hart.run(1000);
     EXPECT_EQ(m.hart.stop_reason(), StopReason::Exit) << m.hart.stop_message();
