@@ -42,10 +42,12 @@ uint64_t Hart::counter_value(unsigned idx) const {
 }
 
 void Hart::counter_write(unsigned idx, uint64_t value) {
+    // The writing instruction's own retirement must not show on top of the written value.
+    const bool counts_instructions = idx == 2 || (idx > 2 && mhpmevent_[idx] == 2u);
     if (mcountinhibit_ & (1u << idx))
         counter_frozen_[idx] = value;
     else
-        counter_offset_[idx] = counter_source(idx) - value;
+        counter_offset_[idx] = counter_source(idx) + (counts_instructions ? 1 : 0) - value;
 }
 
 bool Hart::csr_cost_is_long(uint16_t a) const {
@@ -139,7 +141,7 @@ bool Hart::csr_write(uint16_t a, uint32_t v) {
         const unsigned i = a - 0x320;
         const uint64_t keep = counter_value(i);
         mhpmevent_[i] = v & 0xffffu;
-        counter_write(i, keep);
+        if (!(mcountinhibit_ & (1u << i))) counter_offset_[i] = counter_source(i) - keep; // keeps its value
         return true;
     }
     if (a >= kMcycle && a <= kMhpmcounter31 && a != kMcycle + 1) {

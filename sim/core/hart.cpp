@@ -78,13 +78,16 @@ void Hart::fail(std::string message) {
 void Hart::run(uint64_t cycle_limit) {
     if (stopped()) return;
     limit_ = cycle_limit;
+    // Handlers may rewrite cache entries (fence.i, stores into code) but never move the cache.
+    DecodedInsn* const cache = decode_cache_.data();
+    const uint32_t code_lo = code_lo_, code_span = code_span_;
     while (cycle_ < limit_) {
         try {
             while (cycle_ < limit_) {
-                const uint32_t off = pc_ - code_lo_;
+                const uint32_t off = pc_ - code_lo;
                 const DecodedInsn* dp;
-                if (off < code_span_) [[likely]] {
-                    DecodedInsn& slot = decode_cache_[off >> 1];
+                if (off < code_span) [[likely]] {
+                    DecodedInsn& slot = cache[off >> 1];
                     if (!slot.exec) [[unlikely]]
                         decode_at(slot, pc_);
                     dp = &slot;
