@@ -67,6 +67,11 @@ void Hart::request_stop(StopReason reason, int exit_code, std::string message) {
     limit_ = 0;
 }
 
+void Hart::constraint_violation(uint32_t raw, std::string message) {
+    if (mtvec_ != 0) trap(cause::kIllegalInstruction, raw);
+    fail(std::move(message));
+}
+
 void Hart::fail(std::string message) {
     request_stop(StopReason::Error, 3, std::move(message));
     throw TrapSignal{cause::kSimulatorStop, 0};
@@ -263,22 +268,25 @@ void Hart::take_trap(const TrapSignal& t) {
 // ---------------------------------------------------------------------------------------------------------
 // Hardware loops.
 
-void Hart::hwloop_set(unsigned l, uint32_t start, uint32_t end, uint32_t count, bool set_start, bool set_end,
-                      bool set_count) {
+void Hart::hwloop_set(uint32_t raw, unsigned l, uint32_t start, uint32_t end, uint32_t count, bool set_start,
+                      bool set_end, bool set_count) {
     HwLoop& lp = loops_[l];
     if (set_start) lp.start = start;
     if (set_end) lp.end = end;
     if (set_count) lp.count = count;
-    if (lp.count != 0) hwloop_validate(l);
+    if (lp.count != 0) hwloop_validate(raw, l);
     update_hwloop_watch();
 }
 
-void Hart::hwloop_validate(unsigned l) {
+void Hart::hwloop_validate(uint32_t raw, unsigned l) {
     const HwLoop& lp = loops_[l];
     if (validated_[l] == std::make_pair(lp.start, lp.end)) return;
     auto bad = [&](const std::string& why) {
-        fail(fmt::format("hardware loop {} [{:#010x}, {:#010x}) set up at pc {:#010x}: {}", l, lp.start,
-                         lp.end, pc_, why));
+        loops_[l].count = 0; // disarmed, so a handler that returns does not run a malformed loop
+        update_hwloop_watch();
+        constraint_violation(raw,
+                             fmt::format("hardware loop {} [{:#010x}, {:#010x}) set up at pc {:#010x}: {}", l,
+                                         lp.start, lp.end, pc_, why));
     };
     if ((lp.start & 3) || (lp.end & 3)) bad("start and end must be 32-bit aligned");
     if (lp.end <= lp.start) bad("end must be after start");

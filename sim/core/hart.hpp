@@ -156,6 +156,9 @@ class Hart {
 
     [[noreturn]] void trap(uint32_t cause, uint32_t tval) { throw TrapSignal{cause, tval}; }
     [[noreturn]] void fail(std::string message);
+    // A rule the hardware does not check (hardware-loop constraints): an illegal-instruction trap when the
+    // program has a handler, otherwise the end of the run with `message`.
+    [[noreturn]] void constraint_violation(uint32_t raw, std::string message);
     uint32_t csr_read(uint16_t addr, bool& ok);
     bool csr_write(uint16_t addr, uint32_t value);
     bool csr_cost_is_long(uint16_t addr) const;
@@ -168,8 +171,8 @@ class Hart {
         uint32_t start = 0, end = 0, count = 0;
     };
     std::array<HwLoop, 2> loops_{};
-    void hwloop_set(unsigned l, uint32_t start, uint32_t end, uint32_t count, bool set_start, bool set_end,
-                    bool set_count);
+    void hwloop_set(uint32_t raw, unsigned l, uint32_t start, uint32_t end, uint32_t count, bool set_start,
+                    bool set_end, bool set_count);
 
   private:
     uint32_t slow_load(uint32_t addr, unsigned size);
@@ -180,7 +183,7 @@ class Hart {
     void stall_on_operands(uint64_t need);
     void take_trap(const TrapSignal& t);
     void hwloop_wrap();
-    void hwloop_validate(unsigned l);
+    void hwloop_validate(uint32_t raw, unsigned l);
     void update_hwloop_watch();
     uint64_t event_count(unsigned event) const;
     uint64_t counter_value(unsigned idx) const;
