@@ -143,6 +143,10 @@ class Hart {
         cycle_ += cycles;
         stats_.stall_cycles[static_cast<size_t>(kind)] += cycles;
     }
+    // CV32E40P needs a second bus transaction when an access crosses a word boundary.
+    void misaligned_access_cost(uint32_t addr, unsigned size) {
+        if ((addr & 3) + size > 4) add_stall(StallKind::MultiCycle, 1);
+    }
     // Taken branch / jump: redirect and pay the refetch penalty (one more for a misaligned 32-bit target).
     void jump_to(uint32_t target, unsigned penalty);
     // Delays issue of the current instruction until `cycle` (the FPU or div/sqrt unit is busy).

@@ -118,12 +118,12 @@ void fcvt_s_wu(Hart& h, const DecodedInsn& d) {
 
 void flw(Hart& h, const DecodedInsn& d) {
     const U addr = h.x_[d.rs1] + static_cast<U>(d.imm);
-    if (addr & 3) h.add_stall(StallKind::MultiCycle, 1);
+    h.misaligned_access_cost(addr, 4);
     h.f_[d.rd] = h.load<uint32_t>(addr);
 }
 void fsw(Hart& h, const DecodedInsn& d) {
     const U addr = h.x_[d.rs1] + static_cast<U>(d.imm);
-    if (addr & 3) h.add_stall(StallKind::MultiCycle, 1);
+    h.misaligned_access_cost(addr, 4);
     h.store<uint32_t>(addr, h.f_[d.rs2]);
 }
 

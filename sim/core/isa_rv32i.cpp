@@ -115,18 +115,14 @@ struct Geu {
 };
 
 // ---- memory ----
-// CV32E40P needs a second bus transaction when an access crosses a word boundary.
-inline void misaligned_cost(Hart& h, U addr, unsigned size) {
-    if ((addr & 3) + size > 4) h.add_stall(StallKind::MultiCycle, 1);
-}
 template <typename T> void load(Hart& h, const DecodedInsn& d) {
     const U addr = X(d.rs1) + static_cast<U>(d.imm);
-    misaligned_cost(h, addr, sizeof(T));
+    h.misaligned_access_cost(addr, sizeof(T));
     X(d.rd) = static_cast<U>(static_cast<std::conditional_t<std::is_signed_v<T>, S, U>>(h.load<T>(addr)));
 }
 template <typename T> void store(Hart& h, const DecodedInsn& d) {
     const U addr = X(d.rs1) + static_cast<U>(d.imm);
-    misaligned_cost(h, addr, sizeof(T));
+    h.misaligned_access_cost(addr, sizeof(T));
     h.store<T>(addr, static_cast<T>(X(d.rs2)));
 }
 

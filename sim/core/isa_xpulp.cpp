@@ -23,12 +23,8 @@ using U = uint32_t;
 
 // ---- xcvmem, xcvelw ----
 
-// CV32E40P needs a second bus transaction when an access crosses a word boundary.
-inline void misaligned_cost(Hart& h, U addr, unsigned size) {
-    if ((addr & 3) + size > 4) h.add_stall(StallKind::MultiCycle, 1);
-}
 template <typename T> U load_ext(Hart& h, U addr) {
-    misaligned_cost(h, addr, sizeof(T));
+    h.misaligned_access_cost(addr, sizeof(T));
     return static_cast<U>(static_cast<std::conditional_t<std::is_signed_v<T>, S, U>>(h.load<T>(addr)));
 }
 
@@ -48,7 +44,7 @@ template <typename T, Addr A> void cv_store(Hart& h, const DecodedInsn& d) {
     const U base = X(d.rs1);
     const U off = A == kPostImm ? static_cast<U>(d.imm) : X(d.rs3);
     const U addr = A == kRegReg ? base + off : base;
-    misaligned_cost(h, addr, sizeof(T));
+    h.misaligned_access_cost(addr, sizeof(T));
     h.store<T>(addr, static_cast<T>(X(d.rs2)));
     if (A != kRegReg) X(d.rs1) = base + off;
 }

@@ -1,0 +1,152 @@
+// The cluster's shared floating-point units: which FPU a core's operation goes to, when it starts, and
+// when its result is usable.
+//
+// Models:
+// - N pipelined FPUs, each taking one new operation per cycle. Add/sub/mul/fma results are usable
+//   1 + addmul_latency cycles after the start (FPU_ADDMUL_LAT), the other operations (compare, convert,
+//   classify, sign injection, min/max, moves) 1 + other_latency cycles after (FPU_OTHERS_LAT).
+// - A core-to-FPU mapping chosen by name (fpu_mappings()): each core gets a set of candidate FPUs and an
+//   operation goes to the candidate free first, the lowest index at a tie. "private" and "static-modulo"
+//   give one candidate per core, "dynamic" gives every FPU.
+// - Shared, non-pipelined div/sqrt units (default one for the whole cluster) whose latency the core
+//   supplies per operation, since it depends on the data (about 19 cycles inexact, 7 exact on CV32E40P).
+// - Contention: a cycle an operation waits for its FPU or a div/sqrt unit counts for the core and for
+//   the unit it ends up on.
+//
+// Arbitration: requests are served in the order issue() sees them, each taking the first slot still free
+// at or after its cycle. The clock engine presents one cycle's requests in a priority order that rotates
+// every cycle, which makes this round-robin. A request may name a cycle earlier than one already granted
+// (a core whose instruction waited for an operand issues later than the engine's current cycle); it
+// still gets any free slot before that grant, as long as it lies in the FPU's history window (the
+// 63 - latency cycles before its latest operation). Older requests are served as if issued at the start
+// of the window.
+//
+// Ignores:
+// - Operand forwarding and the core's own dependency stalls (the core's scoreboard waits on ready).
+// - Write-back port conflicts, both between FPU operations of different latencies finishing in the same
+//   cycle and with the integer pipeline.
+// - Width: a packed FP16 SIMD operation (vfmac.h, vfdotpex.s.h) counts as one operation, like FP32.
+// - The interconnect between cores and FPUs (no extra request/response cycles).
+// - A core's rule that its other FP operations wait while its own div/sqrt is in flight: the core keeps
+//   that (Hart::fpu_free_). Div/sqrt requests are queued in the order seen, without the history window.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pulpsim {
+
+enum class FpuOpKind : uint8_t {
+    AddMul,  // fadd, fsub, fmul, fmadd and friends, and their FP16 SIMD forms: addmul_latency
+    Other,   // compares, conversions, classify, sign injection, min/max, moves: other_latency
+    DivSqrt, // fdiv, fsqrt: a shared div/sqrt unit, latency given per operation
+};
+
+// A named core-to-FPU mapping. The pool asks it once, at construction, for each core's candidate FPUs.
+struct FpuMapping {
+    std::string_view summary;
+    // Empty when `cores` cores and `fpus` FPUs can use this mapping, else why not (one line).
+    std::string (*reject)(unsigned cores, unsigned fpus);
+    // The FPUs `core` may use: bit f set = FPU f. Never empty.
+    uint64_t (*candidates)(unsigned core, unsigned cores, unsigned fpus);
+};
+
+// Every mapping by name; adding a mapping is adding an entry here (fpu_pool.cpp).
+const std::map<std::string, FpuMapping, std::less<>>& fpu_mappings();
+// "dynamic, private, static-modulo": for messages.
+std::string fpu_mapping_names();
+
+struct FpuPoolConfig {
+    unsigned cores = 8;
+    unsigned fpus = 8;                   // 1..kMaxFpus
+    std::string mapping = "private";     // a key of fpu_mappings()
+    unsigned addmul_latency = 0;         // FPU_ADDMUL_LAT, 0..kMaxPipelineLatency
+    unsigned other_latency = 0;          // FPU_OTHERS_LAT, 0..kMaxPipelineLatency
+    unsigned divsqrt_units = 1;          // 1..kMaxFpus, shared by all cores
+    unsigned default_divsqrt_latency = 19; // for issue() calls that give none
+};
+
+struct FpuGrant {
+    uint64_t start; // cycle the operation enters the unit (>= the requested cycle)
+    uint64_t ready; // first cycle a dependent instruction can use the result
+    unsigned unit;  // FPU index, or div/sqrt unit index for FpuOpKind::DivSqrt
+};
+
+// Counters of one FPU or div/sqrt unit.
+struct FpuUnitCounters {
+    uint64_t operations = 0;
+    uint64_t busy_cycles = 0;       // cycles with at least one operation inside the unit
+    uint64_t contention_cycles = 0; // cycles operations waited for this unit
+};
+
+// Counters of one core's use of the pool.
+struct CoreFpuCounters {
+    uint64_t fpu_operations = 0;     // AddMul and Other
+    uint64_t divsqrt_operations = 0;
+    uint64_t fpu_contention_cycles = 0;     // waited for an FPU
+    uint64_t divsqrt_contention_cycles = 0; // waited for a div/sqrt unit
+    uint64_t operations() const { return fpu_operations + divsqrt_operations; }
+    uint64_t contention_cycles() const { return fpu_contention_cycles + divsqrt_contention_cycles; }
+};
+
+class FpuPool {
+  public:
+    static constexpr unsigned kMaxFpus = 64;             // candidate sets are 64-bit masks
+    static constexpr unsigned kMaxPipelineLatency = 31;  // keeps 32 cycles of history in the window
+
+    // Throws std::invalid_argument (one line) for an unknown mapping or an impossible configuration.
+    explicit FpuPool(const FpuPoolConfig& config);
+
+    // Core `core` presents an operation of `kind` in `cycle`. `divsqrt_latency` is the cycles the div/sqrt
+    // unit stays busy and until the result is usable (0: the configured default); other kinds ignore it.
+    // Throws std::invalid_argument for a core index out of range.
+    FpuGrant issue(unsigned core, uint64_t cycle, FpuOpKind kind, unsigned divsqrt_latency = 0);
+
+    // Forgets every operation and zeroes the counters.
+    void reset();
+
+    unsigned core_count() const { return static_cast<unsigned>(cores_.size()); }
+    unsigned fpu_count() const { return static_cast<unsigned>(fpus_.size()); }
+    unsigned divsqrt_unit_count() const { return static_cast<unsigned>(divsqrt_units_.size()); }
+    const std::string& mapping() const { return mapping_; }
+    uint64_t candidate_fpus(unsigned core) const { return cores_.at(core).candidates; }
+
+    const FpuUnitCounters& fpu(unsigned index) const { return fpus_.at(index).counters; }
+    const FpuUnitCounters& divsqrt_unit(unsigned index) const { return divsqrt_units_.at(index).counters; }
+    const CoreFpuCounters& core(unsigned index) const { return cores_.at(index).counters; }
+
+  private:
+    // A pipelined FPU remembers the 64 cycles from window_base: which ones start an operation and which
+    // ones have one in the pipeline.
+    struct Fpu {
+        uint64_t window_base = 0;
+        uint64_t starts = 0;   // bit i: an operation starts at window_base + i
+        uint64_t occupied = 0; // bit i: an operation is inside at window_base + i
+        FpuUnitCounters counters;
+        uint64_t first_free(uint64_t cycle) const;
+        void take(uint64_t cycle, unsigned latency);
+    };
+    struct DivSqrtUnit {
+        uint64_t free_from = 0; // first cycle it takes a new operation
+        FpuUnitCounters counters;
+    };
+    struct Core {
+        uint64_t candidates = 0;
+        CoreFpuCounters counters;
+    };
+
+    FpuGrant issue_divsqrt(Core& core, uint64_t cycle, unsigned latency);
+    [[noreturn]] void throw_core_out_of_range(unsigned core) const;
+
+    std::string mapping_;
+    unsigned latency_[2]; // by FpuOpKind::AddMul, FpuOpKind::Other
+    unsigned default_divsqrt_latency_;
+    std::vector<Fpu> fpus_;
+    std::vector<DivSqrtUnit> divsqrt_units_;
+    std::vector<Core> cores_;
+};
+
+} // namespace pulpsim

@@ -1,0 +1,137 @@
+// The logarithmic interconnect in front of the cluster's word-interleaved, multi-banked TCDM (L1).
+//
+// Models:
+// - Word interleaving: the word at `addr` lives in bank (addr - base) / 4 % banks.
+// - One access per bank per cycle. A request for cycle c is granted in c if the bank is free then;
+//   otherwise it retries in c+1, c+2, ... and takes the first free cycle. A grant in cycle g occupies the
+//   bank in g only. Every cycle of waiting counts as one conflict cycle on the bank and one contention cycle
+//   on the requesting port.
+// - Round-robin arbitration through presentation order: requests for the same bank and cycle are granted
+//   in the order `request` is called. The clock engine visits initiators in an order that rotates every
+//   cycle, which is what makes the arbitration fair among requests of one cycle.
+//
+// Ignores:
+// - The interconnect's own pipeline latency beyond the single-cycle bank access (the core's load timing
+//   already holds it), and conflicts on the response path.
+// - Access width and data: a request is one word-sized (or narrower) access to one bank; an access that
+//   crosses a word boundary is issued by the caller as two requests. Data moves through the `Ram`.
+// - Atomic and test-and-set semantics (they belong to the memory and the runtime's peripherals).
+//
+// Reservations are kept per bank as a bitmap of the last kHistoryCycles cycles up to the latest grant.
+// The engine only asks for the current sweep cycle or a few cycles after it (retries, instructions whose
+// access happens after a stall), so a request is never that far behind; one that is throws
+// std::logic_error, since its answer could no longer be computed.
+#pragma once
+
+#include <bit>
+#include <cassert>
+#include <cstdint>
+#include <vector>
+
+namespace pulpsim {
+
+struct TcdmConfig {
+    uint32_t base = 0x1000'0000; // PULP cluster L1 base address
+    uint32_t size = 64 * 1024;   // bytes; a multiple of banks * 4
+    unsigned banks = 16;         // a power of two
+    unsigned ports = 12;         // initiators: 8 cores + 4 DMA ports (pulp-open)
+};
+
+struct TcdmBankCounters {
+    uint64_t accesses = 0;
+    uint64_t writes = 0;
+    uint64_t conflict_cycles = 0; // cycles requests to this bank waited for it
+};
+
+struct TcdmPortCounters {
+    uint64_t accesses = 0;
+    uint64_t writes = 0;
+    uint64_t contention_cycles = 0; // cycles this initiator waited for a bank
+};
+
+struct TcdmCounters {
+    std::vector<TcdmBankCounters> banks;
+    std::vector<TcdmPortCounters> ports;
+
+    uint64_t accesses() const;
+    uint64_t writes() const;
+    // Equal to the sum of the ports' contention cycles.
+    uint64_t conflict_cycles() const;
+};
+
+class TcdmInterconnect {
+  public:
+    // How far behind a bank's latest grant a request may be.
+    static constexpr unsigned kHistoryCycles = 64;
+
+    // Throws std::invalid_argument for a configuration that cannot describe a word-interleaved TCDM.
+    explicit TcdmInterconnect(const TcdmConfig& config);
+
+    const TcdmConfig& config() const { return config_; }
+    unsigned bank_of(uint32_t addr) const { return ((addr - config_.base) >> 2) & bank_mask_; }
+    // Whether [addr, addr + size) lies inside the TCDM.
+    bool contains(uint32_t addr, uint32_t size) const {
+        return addr >= config_.base && uint64_t{addr} + size <= uint64_t{config_.base} + config_.size;
+    }
+
+    // Arbitrates one access of `port` to the bank holding `addr`, wanted in `cycle`, and returns the cycle
+    // in which it is granted (>= cycle). `addr` must be inside the TCDM and `port` < config().ports.
+    [[nodiscard]] uint64_t request(unsigned port, uint32_t addr, uint64_t cycle, bool is_write) {
+        assert(port < config_.ports && contains(addr, 1));
+        const unsigned bank = bank_of(addr);
+        const uint64_t granted = reservations_[bank].reserve_first_free(cycle, bank);
+        const uint64_t waited = granted - cycle;
+        TcdmBankCounters& b = counters_.banks[bank];
+        TcdmPortCounters& p = counters_.ports[port];
+        ++b.accesses;
+        ++p.accesses;
+        b.writes += is_write;
+        p.writes += is_write;
+        b.conflict_cycles += waited;
+        p.contention_cycles += waited;
+        return granted;
+    }
+
+    const TcdmCounters& counters() const { return counters_; }
+    // Zeroes the counters (e.g. at the start of a measured region); reservations stay.
+    void reset_counters();
+    // Forgets every reservation and zeroes the counters (a new run starting at cycle 0).
+    void reset();
+
+  private:
+    // The cycles [start, start + kHistoryCycles) of one bank: bit i set = taken in cycle start + i.
+    // Nothing at or after start + kHistoryCycles is taken.
+    struct BankReservations {
+        uint64_t start = 0;
+        uint64_t taken = 0;
+
+        uint64_t reserve_first_free(uint64_t cycle, unsigned bank) {
+            if (cycle < start) [[unlikely]]
+                request_too_old(bank, cycle, start + kHistoryCycles - 1);
+            const uint64_t offset = cycle - start;
+            uint64_t granted = cycle;
+            if (offset < kHistoryCycles) {
+                const uint64_t free_from_cycle = ~taken & (~uint64_t{0} << offset);
+                granted = start + (free_from_cycle ? std::countr_zero(free_from_cycle) : kHistoryCycles);
+            }
+            uint64_t slot = granted - start;
+            if (slot >= kHistoryCycles) {
+                // Slide so that the new grant is the newest cycle kept.
+                const uint64_t shift = slot - (kHistoryCycles - 1);
+                taken = shift >= kHistoryCycles ? 0 : taken >> shift;
+                start += shift;
+                slot = kHistoryCycles - 1;
+            }
+            taken |= uint64_t{1} << slot;
+            return granted;
+        }
+    };
+    [[noreturn]] static void request_too_old(unsigned bank, uint64_t cycle, uint64_t latest_kept);
+
+    TcdmConfig config_;
+    unsigned bank_mask_;
+    std::vector<BankReservations> reservations_;
+    TcdmCounters counters_;
+};
+
+} // namespace pulpsim
