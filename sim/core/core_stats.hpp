@@ -15,7 +15,11 @@ enum class StallKind : uint8_t {
     Control,       // taken branch, jump and fence.i refetch penalties
     FpuDependency, // waited for an FPU result or for the div/sqrt unit
     MultiCycle,    // mulh, div/rem, CSR accesses, misaligned accesses, cv.elw beyond their first cycle
-    Sleep,         // asleep in cv.elw / wfi
+    TcdmContention, // lost TCDM bank arbitration and retried
+    FpuContention,  // the shared FPU (or div/sqrt unit) was taken by another core
+    ICacheMiss,     // instruction fetch waited for a cache refill
+    MemoryLatency,  // accesses to slower memories (L2, peripherals) beyond their first cycle
+    Sleep,          // asleep in cv.elw (barriers, dispatch, DMA waits) including the wake-up latency
     Count
 };
 

@@ -14,6 +14,10 @@ const char* stall_name(StallKind kind) {
     case StallKind::Control: return "control";
     case StallKind::FpuDependency: return "fpu_dependency";
     case StallKind::MultiCycle: return "multi_cycle";
+    case StallKind::TcdmContention: return "tcdm_contention";
+    case StallKind::FpuContention: return "fpu_contention";
+    case StallKind::ICacheMiss: return "icache_miss";
+    case StallKind::MemoryLatency: return "memory_latency";
     case StallKind::Sleep: return "sleep";
     case StallKind::Count: break;
     }
@@ -36,6 +40,7 @@ void Hart::reset(uint32_t pc, uint32_t sp) {
     loops_ = {};
     hwloop_watch_[0] = hwloop_watch_[1] = 1;
     stop_ = StopReason::None;
+    asleep_ = false;
     exit_code_ = 0;
     stop_message_.clear();
     mstatus_ = 0x1800; // MPP = M: the only privilege level modelled
@@ -80,45 +85,61 @@ void Hart::fail(std::string message) {
 // ---------------------------------------------------------------------------------------------------------
 // The hot loop.
 
+// The hot path: one instruction. Inlined into run(), where single-core simulation spends its time.
+[[gnu::always_inline]] inline void Hart::execute_one() {
+    const uint32_t off = pc_ - code_lo_;
+    const DecodedInsn* dp;
+    if (off < code_span_) [[likely]] {
+        DecodedInsn& slot = decode_cache_[off >> 1];
+        if (!slot.exec) [[unlikely]]
+            decode_at(slot, pc_);
+        dp = &slot;
+    } else {
+        dp = &fetch_slow();
+    }
+    const DecodedInsn& d = *dp;
+    const uint64_t need = std::max({ready_[d.src[0]], ready_[d.src[1]], ready_[d.src[2]]});
+    if (ready_cycle(need) > cycle_) [[unlikely]]
+        stall_on_operands(need);
+    issue_ = cycle_;
+    next_pc_ = pc_ + d.len;
+    cycle_ += d.cost;
+    d.exec(*this, d);
+    ready_[d.dst] = (issue_ << 2) + d.ready_code;
+    x_[0] = 0;
+    pc_ = next_pc_;
+    ++stats_.instret;
+    ++stats_.by_class_and_size[d.stat_index];
+    if (pc_ == hwloop_watch_[0] || pc_ == hwloop_watch_[1]) [[unlikely]]
+        hwloop_wrap();
+}
+
 void Hart::run(uint64_t cycle_limit) {
-    if (stopped()) return;
+    if (stopped() || asleep_) return;
     limit_ = cycle_limit;
-    // Handlers may rewrite cache entries (fence.i, stores into code) but never move the cache.
-    DecodedInsn* const cache = decode_cache_.data();
-    const uint32_t code_lo = code_lo_, code_span = code_span_;
     while (cycle_ < limit_) {
         try {
-            while (cycle_ < limit_) {
-                const uint32_t off = pc_ - code_lo;
-                const DecodedInsn* dp;
-                if (off < code_span) [[likely]] {
-                    DecodedInsn& slot = cache[off >> 1];
-                    if (!slot.exec) [[unlikely]]
-                        decode_at(slot, pc_);
-                    dp = &slot;
-                } else {
-                    dp = &fetch_slow();
-                }
-                const DecodedInsn& d = *dp;
-                const uint64_t need = std::max({ready_[d.src[0]], ready_[d.src[1]], ready_[d.src[2]]});
-                if (ready_cycle(need) > cycle_) [[unlikely]]
-                    stall_on_operands(need);
-                issue_ = cycle_;
-                next_pc_ = pc_ + d.len;
-                cycle_ += d.cost;
-                d.exec(*this, d);
-                ready_[d.dst] = (issue_ << 2) + d.ready_code;
-                x_[0] = 0;
-                pc_ = next_pc_;
-                ++stats_.instret;
-                ++stats_.by_class_and_size[d.stat_index];
-                if (pc_ == hwloop_watch_[0] || pc_ == hwloop_watch_[1]) [[unlikely]]
-                    hwloop_wrap();
-            }
+            while (cycle_ < limit_) execute_one();
         } catch (const TrapSignal& t) {
             take_trap(t);
         }
     }
+}
+
+void Hart::step() {
+    if (stopped() || asleep_) return;
+    limit_ = UINT64_MAX;
+    try {
+        execute_one();
+    } catch (const TrapSignal& t) {
+        take_trap(t);
+    }
+}
+
+void Hart::wake(uint64_t cycle) {
+    if (!asleep_) return;
+    asleep_ = false;
+    if (cycle > cycle_) add_stall(StallKind::Sleep, cycle - cycle_);
 }
 
 void Hart::stall_on_operands(uint64_t need) {
@@ -223,6 +244,13 @@ void Hart::do_mret() {
 
 void Hart::take_trap(const TrapSignal& t) {
     if (t.cause == cause::kSimulatorStop || stopped()) return;
+    if (t.cause == cause::kSleep) {
+        // Nothing of the instruction is kept: it runs again, whole, after wake().
+        cycle_ = issue_;
+        asleep_ = true;
+        limit_ = cycle_;
+        return;
+    }
     if (mtvec_ == 0) {
         switch (t.cause) {
         case cause::kIllegalInstruction:

@@ -36,6 +36,14 @@ class HostInterface {
 
 enum class StopReason { None, Exit, Error };
 
+// A contended memory in front of the fast data window (the TCDM interconnect).
+class DataArbiter {
+  public:
+    virtual ~DataArbiter() = default;
+    // The cycle (>= cycle) at which `port`'s access to `addr` is served.
+    virtual uint64_t grant(unsigned port, uint32_t addr, uint64_t cycle, bool is_write) = 0;
+};
+
 // Thrown inside instruction handlers to abandon the instruction: a trap to take or a run to end.
 struct TrapSignal {
     uint32_t cause;
@@ -66,6 +74,8 @@ inline constexpr uint32_t kLoadMisaligned = 4, kLoadAccessFault = 5, kStoreMisal
 inline constexpr uint32_t kEcallM = 11;
 // Not architectural: a run-ending condition raised from a handler (message in Hart::stop_message()).
 inline constexpr uint32_t kSimulatorStop = 0xffffffffu;
+// Not architectural: the instruction must wait for an event; it runs again when the core is woken.
+inline constexpr uint32_t kSleep = 0xfffffffeu;
 } // namespace cause
 
 class Hart {
@@ -81,8 +91,19 @@ class Hart {
     // A word whose stores are reported to the host (tohost).
     void watch_word(uint32_t addr) { watch_addr_ = addr & ~3u; }
 
-    // Runs until the hart's cycle count reaches `cycle_limit` or the program stops.
+    // Runs until the hart's cycle count reaches `cycle_limit`, the program stops or the core falls asleep.
     void run(uint64_t cycle_limit);
+    // Executes one instruction (or takes one trap, or falls asleep): for engines that interleave cores.
+    void step();
+    bool asleep() const { return asleep_; }
+    // Ends a sleep: the core resumes at `cycle` (not before the cycle it fell asleep in) and replays the
+    // instruction that put it to sleep; the time in between counts as sleep.
+    void wake(uint64_t cycle);
+    // Accesses that hit the fast window go through `arbiter` as initiator `port` (nullptr: no contention).
+    void set_data_arbiter(DataArbiter* arbiter, unsigned port) {
+        arbiter_ = arbiter;
+        arbiter_port_ = port;
+    }
     bool stopped() const { return stop_ != StopReason::None; }
     StopReason stop_reason() const { return stop_; }
     int exit_code() const { return exit_code_; }
@@ -123,6 +144,8 @@ class Hart {
     template <typename T> T load(uint32_t addr) {
         const uint32_t off = addr - fast_base_;
         if (off <= fast_last_[sizeof(T) - 1]) {
+            if (arbiter_) [[unlikely]]
+                arbitrate(addr, false);
             T v;
             std::memcpy(&v, fast_data_ + off, sizeof(T));
             return v;
@@ -133,6 +156,8 @@ class Hart {
         const uint32_t off = addr - fast_base_;
         if (off <= fast_last_[sizeof(T) - 1] && addr - code_lo_ >= code_span_ &&
             (addr & ~3u) != watch_addr_) {
+            if (arbiter_) [[unlikely]]
+                arbitrate(addr, true);
             std::memcpy(fast_data_ + off, &v, sizeof(T));
             return;
         }
@@ -159,6 +184,11 @@ class Hart {
     uint64_t fpu_free_ = 0; // cycle at which the div/sqrt unit takes a new operation
 
     [[noreturn]] void trap(uint32_t cause, uint32_t tval) { throw TrapSignal{cause, tval}; }
+    // Abandons the current instruction and puts the core to sleep until wake() (cv.elw on an event).
+    [[noreturn]] void sleep_until_woken() { throw TrapSignal{cause::kSleep, 0}; }
+    void arbitrate(uint32_t addr, bool is_write) {
+        delay_issue(arbiter_->grant(arbiter_port_, addr, issue_, is_write), StallKind::TcdmContention);
+    }
     [[noreturn]] void fail(std::string message);
     // A rule the hardware does not check (hardware-loop constraints): an illegal-instruction trap when the
     // program has a handler, otherwise the end of the run with `message`.
@@ -179,6 +209,7 @@ class Hart {
                     bool set_end, bool set_count);
 
   private:
+    void execute_one();
     uint32_t slow_load(uint32_t addr, unsigned size);
     void slow_store(uint32_t addr, unsigned size, uint32_t value);
     const DecodedInsn& fetch_slow();
@@ -209,6 +240,9 @@ class Hart {
     uint8_t* fast_data_ = nullptr;
     std::array<uint32_t, 4> fast_last_{0, 0, 0, 0};
     uint32_t watch_addr_ = 1; // odd: never matches a word address
+    DataArbiter* arbiter_ = nullptr;
+    unsigned arbiter_port_ = 0;
+    bool asleep_ = false;
 
     uint32_t code_lo_ = 0;
     uint32_t code_span_ = 0;

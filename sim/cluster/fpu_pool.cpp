@@ -1,0 +1,166 @@
+// Shared FPUs and div/sqrt units of a cluster (see fpu_pool.hpp for what is modelled).
+#include "cluster/fpu_pool.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+namespace pulpsim {
+namespace {
+
+uint64_t all_fpus(unsigned fpus) { return fpus >= 64 ? ~uint64_t{0} : (uint64_t{1} << fpus) - 1; }
+
+[[noreturn]] void config_error(const std::string& what) {
+    throw std::invalid_argument(fmt::format("FPU pool: {} (valid mappings: {})", what, fpu_mapping_names()));
+}
+
+} // namespace
+
+const std::map<std::string, FpuMapping, std::less<>>& fpu_mappings() {
+    static const std::map<std::string, FpuMapping, std::less<>> mappings = {
+        {"private",
+         {"one FPU per core (core i uses FPU i); needs as many FPUs as cores",
+          [](unsigned cores, unsigned fpus) -> std::string {
+              if (fpus == cores) return {};
+              return fmt::format("mapping 'private' needs one FPU per core, got {} FPUs for {} cores", fpus,
+                                 cores);
+          },
+          [](unsigned core, unsigned, unsigned) { return uint64_t{1} << core; }}},
+        {"static-modulo",
+         {"core i uses FPU i mod n (GVSoC pulp-open, VEGA)", nullptr,
+          [](unsigned core, unsigned, unsigned fpus) { return uint64_t{1} << (core % fpus); }}},
+        {"dynamic",
+         {"any FPU: the first free in that cycle, lowest index first", nullptr,
+          [](unsigned, unsigned, unsigned fpus) { return all_fpus(fpus); }}},
+    };
+    return mappings;
+}
+
+std::string fpu_mapping_names() {
+    std::string names;
+    for (const auto& [name, mapping] : fpu_mappings())
+        names += (names.empty() ? "" : ", ") + name;
+    return names;
+}
+
+FpuPool::FpuPool(const FpuPoolConfig& config) : mapping_(config.mapping) {
+    if (config.cores == 0) config_error("cores = 0, need at least 1");
+    if (config.fpus == 0 || config.fpus > kMaxFpus)
+        config_error(fmt::format("fpus = {}, need 1..{}", config.fpus, kMaxFpus));
+    const auto found = fpu_mappings().find(config.mapping);
+    if (found == fpu_mappings().end()) config_error(fmt::format("unknown mapping '{}'", config.mapping));
+    const FpuMapping& mapping = found->second;
+    if (mapping.reject) {
+        if (std::string why = mapping.reject(config.cores, config.fpus); !why.empty()) config_error(why);
+    }
+    if (config.addmul_latency > kMaxPipelineLatency)
+        config_error(fmt::format("addmul_latency = {}, need 0..{}", config.addmul_latency, kMaxPipelineLatency));
+    if (config.other_latency > kMaxPipelineLatency)
+        config_error(fmt::format("other_latency = {}, need 0..{}", config.other_latency, kMaxPipelineLatency));
+    if (config.divsqrt_units == 0 || config.divsqrt_units > kMaxFpus)
+        config_error(fmt::format("divsqrt_units = {}, need 1..{}", config.divsqrt_units, kMaxFpus));
+    if (config.default_divsqrt_latency == 0) config_error("default_divsqrt_latency = 0, need at least 1");
+
+    latency_[static_cast<unsigned>(FpuOpKind::AddMul)] = config.addmul_latency;
+    latency_[static_cast<unsigned>(FpuOpKind::Other)] = config.other_latency;
+    default_divsqrt_latency_ = config.default_divsqrt_latency;
+    fpus_.resize(config.fpus);
+    divsqrt_units_.resize(config.divsqrt_units);
+    cores_.resize(config.cores);
+    for (unsigned i = 0; i < config.cores; ++i) {
+        const uint64_t candidates = mapping.candidates(i, config.cores, config.fpus) & all_fpus(config.fpus);
+        if (candidates == 0)
+            config_error(fmt::format("mapping '{}' gives core {} no FPU out of {}", config.mapping, i, config.fpus));
+        cores_[i].candidates = candidates;
+    }
+}
+
+void FpuPool::reset() {
+    for (Fpu& fpu : fpus_)
+        fpu = Fpu{};
+    for (DivSqrtUnit& unit : divsqrt_units_)
+        unit = DivSqrtUnit{};
+    for (Core& core : cores_)
+        core.counters = CoreFpuCounters{};
+}
+
+uint64_t FpuPool::Fpu::first_free(uint64_t cycle) const {
+    const uint64_t from = std::max(cycle, window_base);
+    const uint64_t offset = from - window_base;
+    if (offset >= 64) return from; // nothing is granted beyond the window
+    // Bits shifted in from above the window read 0 (free), so the count stops there at the latest.
+    return from + static_cast<unsigned>(std::countr_one(starts >> offset));
+}
+
+void FpuPool::Fpu::take(uint64_t start, unsigned latency) {
+    const uint64_t last = start + latency; // last cycle the operation is inside the pipeline
+    if (last - window_base > 63) {
+        const uint64_t shift = last - window_base - 63;
+        starts = shift >= 64 ? 0 : starts >> shift;
+        occupied = shift >= 64 ? 0 : occupied >> shift;
+        window_base += shift;
+    }
+    const unsigned bit = static_cast<unsigned>(start - window_base);
+    starts |= uint64_t{1} << bit;
+    const uint64_t inside = ((uint64_t{2} << latency) - 1) << bit;
+    counters.busy_cycles += static_cast<unsigned>(std::popcount(inside & ~occupied));
+    occupied |= inside;
+    ++counters.operations;
+}
+
+FpuGrant FpuPool::issue(unsigned core_index, uint64_t cycle, FpuOpKind kind, unsigned divsqrt_latency) {
+    if (core_index >= cores_.size()) [[unlikely]]
+        throw_core_out_of_range(core_index);
+    Core& core = cores_[core_index];
+    if (kind == FpuOpKind::DivSqrt) [[unlikely]]
+        return issue_divsqrt(core, cycle, divsqrt_latency ? divsqrt_latency : default_divsqrt_latency_);
+
+    // The candidate free first wins; stop early at one free in the requested cycle (lowest index first).
+    uint64_t candidates = core.candidates;
+    unsigned best = static_cast<unsigned>(std::countr_zero(candidates));
+    uint64_t best_start = fpus_[best].first_free(cycle);
+    candidates &= candidates - 1;
+    while (candidates != 0 && best_start != cycle) {
+        const unsigned f = static_cast<unsigned>(std::countr_zero(candidates));
+        const uint64_t start = fpus_[f].first_free(cycle);
+        if (start < best_start) {
+            best = f;
+            best_start = start;
+        }
+        candidates &= candidates - 1;
+    }
+
+    const unsigned latency = latency_[static_cast<unsigned>(kind)];
+    Fpu& fpu = fpus_[best];
+    fpu.take(best_start, latency);
+    const uint64_t waited = best_start - cycle;
+    fpu.counters.contention_cycles += waited;
+    core.counters.fpu_contention_cycles += waited;
+    ++core.counters.fpu_operations;
+    return {best_start, best_start + 1 + latency, best};
+}
+
+FpuGrant FpuPool::issue_divsqrt(Core& core, uint64_t cycle, unsigned latency) {
+    unsigned best = 0;
+    for (unsigned u = 1; u < divsqrt_units_.size() && divsqrt_units_[best].free_from > cycle; ++u)
+        if (divsqrt_units_[u].free_from < divsqrt_units_[best].free_from) best = u;
+    DivSqrtUnit& unit = divsqrt_units_[best];
+    const uint64_t start = std::max(cycle, unit.free_from);
+    unit.free_from = start + latency; // not pipelined: busy until the result is out
+    const uint64_t waited = start - cycle;
+    ++unit.counters.operations;
+    unit.counters.busy_cycles += latency;
+    unit.counters.contention_cycles += waited;
+    ++core.counters.divsqrt_operations;
+    core.counters.divsqrt_contention_cycles += waited;
+    return {start, start + latency, best};
+}
+
+void FpuPool::throw_core_out_of_range(unsigned core) const {
+    throw std::invalid_argument(fmt::format("FPU pool (mapping '{}'): core {} is out of range 0..{}", mapping_,
+                                            core, cores_.size() - 1));
+}
+
+} // namespace pulpsim
