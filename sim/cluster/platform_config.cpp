@@ -25,7 +25,9 @@ namespace {
 constexpr uint64_t kKiB = 1024, kMiB = 1024 * kKiB, kGiB = 1024 * kMiB;
 constexpr uint64_t kAddressSpace = uint64_t{1} << 32;
 
-[[noreturn]] void fail(const std::string& message) { throw std::runtime_error(message); }
+[[noreturn]] void fail(const std::string& message) {
+    throw std::runtime_error(message);
+}
 
 // A value as it appears in a message: one line, not overly long.
 std::string shown(std::string_view text) {
@@ -88,8 +90,8 @@ struct Range {
 
 std::optional<std::string> check_range(const Range& r, uint64_t v, std::string_view text) {
     if (v < r.lo || v > r.hi)
-        return fmt::format("must be between {} and {}, got {}", show_value(r.kind, r.lo), show_value(r.kind, r.hi),
-                           shown(text));
+        return fmt::format("must be between {} and {}, got {}", show_value(r.kind, r.lo),
+                           show_value(r.kind, r.hi), shown(text));
     if (r.pow2 && !std::has_single_bit(v)) return fmt::format("must be a power of two, got {}", shown(text));
     if (v % r.multiple != 0) return fmt::format("must be a multiple of {}, got {}", r.multiple, shown(text));
     return std::nullopt;
@@ -105,7 +107,9 @@ struct Key {
     // Parses a YAML scalar, checks it on its own and stores it; returns what is wrong with it otherwise.
     std::function<std::optional<std::string>(PlatformConfig&, const std::string&)> set = {};
     std::function<std::string(const PlatformConfig&)> show = {}; // the value as YAML text
-    std::function<Presence(const PlatformConfig&)> presence = [](const PlatformConfig&) { return Presence::Set; };
+    std::function<Presence(const PlatformConfig&)> presence = [](const PlatformConfig&) {
+        return Presence::Set;
+    };
     std::string exclusive_with = {}; // a key that may not be given in the same file
 };
 
@@ -125,15 +129,25 @@ Key integer_key(std::string name, Range range, Access access, void (*after)(Plat
     return k;
 }
 
-Range count(uint64_t lo, uint64_t hi) { return {Kind::Integer, lo, hi}; }
-Range cycles(uint64_t hi, uint64_t lo = 0) { return {Kind::Integer, lo, hi}; }
-Range address() { return {Kind::Address, 0, kAddressSpace - 4, 4}; }
+Range count(uint64_t lo, uint64_t hi) {
+    return {Kind::Integer, lo, hi};
+}
+Range cycles(uint64_t hi, uint64_t lo = 0) {
+    return {Kind::Integer, lo, hi};
+}
+Range address() {
+    return {Kind::Address, 0, kAddressSpace - 4, 4};
+}
 
 template <typename Access> Key bool_key(std::string name, Access access) {
     Key k{.name = std::move(name), .expects = "true or false"};
     k.set = [access](PlatformConfig& c, const std::string& text) -> std::optional<std::string> {
-        static constexpr std::array<std::pair<std::string_view, bool>, 6> words{
-            {{"true", true}, {"True", true}, {"TRUE", true}, {"false", false}, {"False", false}, {"FALSE", false}}};
+        static constexpr std::array<std::pair<std::string_view, bool>, 6> words{{{"true", true},
+                                                                                 {"True", true},
+                                                                                 {"TRUE", true},
+                                                                                 {"false", false},
+                                                                                 {"False", false},
+                                                                                 {"FALSE", false}}};
         for (const auto& [word, value] : words)
             if (text == word) {
                 access(c) = value;
@@ -168,16 +182,19 @@ Key enum_key(std::string name, const std::array<std::pair<std::string_view, E>, 
 }
 
 bool valid_name(std::string_view s) {
-    return !s.empty() && s.size() <= 64 &&
-           std::all_of(s.begin(), s.end(), [](char c) { return c >= 0x20 && c <= 0x7e && c != '"' && c != '\\'; });
+    return !s.empty() && s.size() <= 64 && std::all_of(s.begin(), s.end(), [](char c) {
+        return c >= 0x20 && c <= 0x7e && c != '"' && c != '\\';
+    });
 }
 
 Key name_key(std::string name) {
-    Key k{.name = std::move(name), .expects = "a name (1 to 64 printable characters, no quotes or backslashes)"};
+    Key k{.name = std::move(name),
+          .expects = "a name (1 to 64 printable characters, no quotes or backslashes)"};
     k.set = [](PlatformConfig& c, const std::string& text) -> std::optional<std::string> {
         if (!valid_name(text))
-            return fmt::format("expects a name (1 to 64 printable characters, no quotes or backslashes), got '{}'",
-                               shown(text));
+            return fmt::format(
+                "expects a name (1 to 64 printable characters, no quotes or backslashes), got '{}'",
+                shown(text));
         c.platform.name = text;
         return std::nullopt;
     };
@@ -186,7 +203,9 @@ Key name_key(std::string name) {
 }
 
 constexpr std::array<std::pair<std::string_view, FpuMapping>, 3> kFpuMappings{
-    {{"private", FpuMapping::Private}, {"static-modulo", FpuMapping::StaticModulo}, {"dynamic", FpuMapping::Dynamic}}};
+    {{"private", FpuMapping::Private},
+     {"static-modulo", FpuMapping::StaticModulo},
+     {"dynamic", FpuMapping::Dynamic}}};
 constexpr std::array<std::pair<std::string_view, DmaDuplex>, 2> kDuplexModes{
     {{"half-duplex", DmaDuplex::Half}, {"full-duplex", DmaDuplex::Full}}};
 constexpr std::array<std::pair<std::string_view, IcacheModel>, 2> kIcacheModels{
@@ -203,11 +222,14 @@ const std::vector<Key>& key_table() {
     static const std::vector<Key> table = [] {
         std::vector<Key> t;
         t.push_back(name_key("platform.name"));
-        t.push_back(integer_key("cluster.cores", count(1, 16), [](auto& c) -> auto& { return c.cluster.cores; }));
-        t.push_back(bool_key("cluster.controller_core", [](auto& c) -> auto& { return c.cluster.controller_core; }));
-        t.push_back(integer_key("tcdm.base", address(), [](auto& c) -> auto& { return c.tcdm.base; }));
-        t.push_back(integer_key("tcdm.size", {Kind::Size, kKiB, 16 * kMiB},
-                                [](auto& c) -> auto& { return c.tcdm.size; }));
+        t.push_back(integer_key(
+            "cluster.cores", count(1, 16), [](auto& c) -> auto& { return c.cluster.cores; }));
+        t.push_back(bool_key(
+            "cluster.controller_core", [](auto& c) -> auto& { return c.cluster.controller_core; }));
+        t.push_back(integer_key(
+            "tcdm.base", address(), [](auto& c) -> auto& { return c.tcdm.base; }));
+        t.push_back(integer_key(
+            "tcdm.size", {Kind::Size, kKiB, 16 * kMiB}, [](auto& c) -> auto& { return c.tcdm.size; }));
 
         Key banks = integer_key(
             "tcdm.banks", {Kind::Integer, 1, 1024, 1, true}, [](auto& c) -> auto& { return c.tcdm.banks; },
@@ -217,45 +239,60 @@ const std::vector<Key>& key_table() {
         };
         banks.exclusive_with = "tcdm.banking_factor";
         t.push_back(std::move(banks));
-        Key factor = integer_key("tcdm.banking_factor", count(1, 64),
-                                 [](auto& c) -> auto& { return c.tcdm.banking_factor; });
+        Key factor = integer_key(
+            "tcdm.banking_factor", count(1, 64), [](auto& c) -> auto& { return c.tcdm.banking_factor; });
         factor.presence = [](const PlatformConfig& c) {
             return c.tcdm.banking_factor != 0 ? Presence::Set : Presence::Absent;
         };
         factor.exclusive_with = "tcdm.banks";
         t.push_back(std::move(factor));
 
-        t.push_back(integer_key("l2.base", address(), [](auto& c) -> auto& { return c.l2.base; }));
-        t.push_back(integer_key("l2.size", {Kind::Size, kKiB, kGiB, 4}, [](auto& c) -> auto& { return c.l2.size; }));
-        t.push_back(integer_key("l2.latency", cycles(1000, 1), [](auto& c) -> auto& { return c.l2.latency; }));
-        t.push_back(integer_key("fpu.count", count(1, 32), [](auto& c) -> auto& { return c.fpu.count; }));
-        t.push_back(enum_key("fpu.mapping", kFpuMappings, [](auto& c) -> auto& { return c.fpu.mapping; }));
-        t.push_back(
-            integer_key("fpu.addmul_latency", cycles(32), [](auto& c) -> auto& { return c.fpu.addmul_latency; }));
-        t.push_back(
-            integer_key("fpu.other_latency", cycles(32), [](auto& c) -> auto& { return c.fpu.other_latency; }));
-        t.push_back(
-            integer_key("fpu.divsqrt_units", count(1, 32), [](auto& c) -> auto& { return c.fpu.divsqrt_units; }));
-        t.push_back(integer_key("fpu.divsqrt_latency", cycles(200, 1),
-                                [](auto& c) -> auto& { return c.fpu.divsqrt_latency; }));
-        t.push_back(integer_key("fpu.divsqrt_exact_latency", cycles(200, 1),
-                                [](auto& c) -> auto& { return c.fpu.divsqrt_exact_latency; }));
-        t.push_back(enum_key("icache.model", kIcacheModels, [](auto& c) -> auto& { return c.icache.model; }));
-        t.push_back(integer_key("icache.l0_size", {Kind::Size, 16, 64 * kKiB, 1, true},
-                                [](auto& c) -> auto& { return c.icache.l0_size; }));
-        t.push_back(integer_key("icache.l1_size", {Kind::Size, 64, kMiB, 1, true},
-                                [](auto& c) -> auto& { return c.icache.l1_size; }));
-        t.push_back(integer_key("icache.refill_latency", cycles(100),
-                                [](auto& c) -> auto& { return c.icache.refill_latency; }));
-        t.push_back(integer_key("event_unit.sleep_latency", cycles(1000),
-                                [](auto& c) -> auto& { return c.event_unit.sleep_latency; }));
-        t.push_back(integer_key("event_unit.wake_latency", cycles(1000),
-                                [](auto& c) -> auto& { return c.event_unit.wake_latency; }));
-        t.push_back(integer_key("dma.bandwidth_bits", {Kind::Integer, 8, 1024, 8},
-                                [](auto& c) -> auto& { return c.dma.bandwidth_bits; }));
-        t.push_back(enum_key("dma.duplex", kDuplexModes, [](auto& c) -> auto& { return c.dma.duplex; }));
-        t.push_back(integer_key("dma.queue_depth", count(1, 64), [](auto& c) -> auto& { return c.dma.queue_depth; }));
-        t.push_back(integer_key("engine.quantum", count(1, 1000000000), [](auto& c) -> auto& { return c.engine.quantum; }));
+        t.push_back(integer_key(
+            "l2.base", address(), [](auto& c) -> auto& { return c.l2.base; }));
+        t.push_back(integer_key(
+            "l2.size", {Kind::Size, kKiB, kGiB, 4}, [](auto& c) -> auto& { return c.l2.size; }));
+        t.push_back(integer_key(
+            "l2.latency", cycles(1000, 1), [](auto& c) -> auto& { return c.l2.latency; }));
+        t.push_back(integer_key(
+            "fpu.count", count(1, 32), [](auto& c) -> auto& { return c.fpu.count; }));
+        t.push_back(enum_key(
+            "fpu.mapping", kFpuMappings, [](auto& c) -> auto& { return c.fpu.mapping; }));
+        t.push_back(integer_key(
+            "fpu.addmul_latency", cycles(32), [](auto& c) -> auto& { return c.fpu.addmul_latency; }));
+        t.push_back(integer_key(
+            "fpu.other_latency", cycles(32), [](auto& c) -> auto& { return c.fpu.other_latency; }));
+        t.push_back(integer_key(
+            "fpu.divsqrt_units", count(1, 32), [](auto& c) -> auto& { return c.fpu.divsqrt_units; }));
+        t.push_back(integer_key(
+            "fpu.divsqrt_latency", cycles(200, 1), [](auto& c) -> auto& { return c.fpu.divsqrt_latency; }));
+        t.push_back(integer_key(
+            "fpu.divsqrt_exact_latency", cycles(200, 1),
+            [](auto& c) -> auto& { return c.fpu.divsqrt_exact_latency; }));
+        t.push_back(enum_key(
+            "icache.model", kIcacheModels, [](auto& c) -> auto& { return c.icache.model; }));
+        t.push_back(integer_key(
+            "icache.l0_size", {Kind::Size, 16, 64 * kKiB, 1, true},
+            [](auto& c) -> auto& { return c.icache.l0_size; }));
+        t.push_back(integer_key(
+            "icache.l1_size", {Kind::Size, 64, kMiB, 1, true},
+            [](auto& c) -> auto& { return c.icache.l1_size; }));
+        t.push_back(integer_key(
+            "icache.refill_latency", cycles(100), [](auto& c) -> auto& { return c.icache.refill_latency; }));
+        t.push_back(integer_key(
+            "event_unit.sleep_latency", cycles(1000),
+            [](auto& c) -> auto& { return c.event_unit.sleep_latency; }));
+        t.push_back(integer_key(
+            "event_unit.wake_latency", cycles(1000),
+            [](auto& c) -> auto& { return c.event_unit.wake_latency; }));
+        t.push_back(integer_key(
+            "dma.bandwidth_bits", {Kind::Integer, 8, 1024, 8},
+            [](auto& c) -> auto& { return c.dma.bandwidth_bits; }));
+        t.push_back(enum_key(
+            "dma.duplex", kDuplexModes, [](auto& c) -> auto& { return c.dma.duplex; }));
+        t.push_back(integer_key(
+            "dma.queue_depth", count(1, 64), [](auto& c) -> auto& { return c.dma.queue_depth; }));
+        t.push_back(integer_key(
+            "engine.quantum", count(1, 1000000000), [](auto& c) -> auto& { return c.engine.quantum; }));
         return t;
     }();
     return table;
@@ -267,7 +304,9 @@ const Key* find_key(std::string_view name) {
     return nullptr;
 }
 
-std::string_view section_of(std::string_view key) { return key.substr(0, key.find('.')); }
+std::string_view section_of(std::string_view key) {
+    return key.substr(0, key.find('.'));
+}
 
 std::vector<std::string> sections() {
     std::vector<std::string> out;
@@ -348,8 +387,9 @@ const std::vector<Rule>& rules() {
                  return fmt::format("tcdm.banks {} is not tcdm.banking_factor {} x cluster.cores {}", t.banks,
                                     t.banking_factor, c.cluster.cores);
              if (!std::has_single_bit(t.banks) || t.banks > 1024)
-                 return fmt::format("tcdm.banking_factor {} x {} cores = {} banks, not a power of two up to 1024",
-                                    t.banking_factor, c.cluster.cores, t.banks);
+                 return fmt::format(
+                     "tcdm.banking_factor {} x {} cores = {} banks, not a power of two up to 1024",
+                     t.banking_factor, c.cluster.cores, t.banks);
              return std::nullopt;
          }},
         {{"tcdm.size", "tcdm.banks", "tcdm.banking_factor", "cluster.cores"},
@@ -368,7 +408,8 @@ const std::vector<Rule>& rules() {
         {{"l2.base", "l2.size"},
          [](const PlatformConfig& c) -> std::optional<std::string> {
              if (uint64_t{c.l2.base} + c.l2.size <= kAddressSpace) return std::nullopt;
-             return fmt::format("the L2 {} ends beyond the 32-bit address space", range_text(c.l2.base, c.l2.size));
+             return fmt::format("the L2 {} ends beyond the 32-bit address space",
+                                range_text(c.l2.base, c.l2.size));
          }},
         {{"l2.base", "tcdm.base", "l2.size", "tcdm.size"},
          [](const PlatformConfig& c) -> std::optional<std::string> {
@@ -380,24 +421,27 @@ const std::vector<Rule>& rules() {
         {{"fpu.count", "fpu.mapping", "cluster.cores", "cluster.controller_core"},
          [](const PlatformConfig& c) -> std::optional<std::string> {
              if (c.fpu.mapping != FpuMapping::Private || c.fpu.count == c.total_cores()) return std::nullopt;
-             return fmt::format("fpu.mapping 'private' gives each core its own FPU, so fpu.count must be {} ({} "
-                                "cores{}), got {}",
-                                c.total_cores(), c.cluster.cores,
-                                c.cluster.controller_core ? " + the controller core" : "", c.fpu.count);
+             return fmt::format(
+                 "fpu.mapping 'private' gives each core its own FPU, so fpu.count must be {} ({} "
+                 "cores{}), got {}",
+                 c.total_cores(), c.cluster.cores, c.cluster.controller_core ? " + the controller core" : "",
+                 c.fpu.count);
          }},
         {{"fpu.divsqrt_exact_latency", "fpu.divsqrt_latency"},
          [](const PlatformConfig& c) -> std::optional<std::string> {
              if (c.fpu.divsqrt_exact_latency <= c.fpu.divsqrt_latency) return std::nullopt;
-             return fmt::format("fpu.divsqrt_exact_latency {} exceeds fpu.divsqrt_latency {} (an exact result "
-                                "ends the iteration early, never late)",
-                                c.fpu.divsqrt_exact_latency, c.fpu.divsqrt_latency);
+             return fmt::format(
+                 "fpu.divsqrt_exact_latency {} exceeds fpu.divsqrt_latency {} (an exact result "
+                 "ends the iteration early, never late)",
+                 c.fpu.divsqrt_exact_latency, c.fpu.divsqrt_latency);
          }},
     };
     return table;
 }
 
 // `where(key)` says where a key was given ("file.yaml:7", "--set fpu.count"), or nothing if it was not.
-void check_rules(const PlatformConfig& c, const std::function<std::optional<std::string>(std::string_view)>& where,
+void check_rules(const PlatformConfig& c,
+                 const std::function<std::optional<std::string>(std::string_view)>& where,
                  const std::string& fallback) {
     for (const Rule& rule : rules()) {
         const auto message = rule.check(c);
@@ -427,7 +471,9 @@ void set_value(PlatformConfig& c, const Key& key, const YAML::Node& value, const
     if (auto error = key.set(c, value.Scalar())) fail(subject + " " + *error);
 }
 
-int line_of(const YAML::Node& n) { return n.Mark().line + 1; }
+int line_of(const YAML::Node& n) {
+    return n.Mark().line + 1;
+}
 
 // The name of a platform file that does not give one: its file name without extension.
 std::string name_from_path(const std::string& path) {
@@ -439,7 +485,8 @@ std::string name_from_path(const std::string& path) {
 
 std::string read_file(const std::string& path) {
     std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) fail(fmt::format("{}: cannot read platform file: is a directory", path));
+    if (std::filesystem::is_directory(path, ec))
+        fail(fmt::format("{}: cannot read platform file: is a directory", path));
     std::ifstream in(path, std::ios::binary);
     if (!in) fail(fmt::format("{}: cannot read platform file: {}", path, std::strerror(errno)));
     std::ostringstream text;
@@ -456,7 +503,8 @@ std::string apply_one(PlatformConfig& c, const std::string& assignment) {
     name.erase(0, name.find_first_not_of(' '));
     const std::string value = assignment.substr(eq + 1);
     const Key* key = find_key(name);
-    if (!key) fail(fmt::format("--set {}: unknown key '{}'{}", shown(name), shown(name), key_suggestion(name)));
+    if (!key)
+        fail(fmt::format("--set {}: unknown key '{}'{}", shown(name), shown(name), key_suggestion(name)));
     YAML::Node node;
     try {
         node = YAML::Load(value);
@@ -506,6 +554,9 @@ PlatformConfig load_platform(const std::string& path) {
     const auto known_sections = sections();
     for (const auto& section : root) {
         const int line = line_of(section.first);
+        if (!section.first.IsScalar())
+            fail(fmt::format("{}:{}: a section name must be a plain word, got {}", path, line,
+                             node_kind(section.first)));
         const std::string name = section.first.Scalar();
         if (std::find(known_sections.begin(), known_sections.end(), name) == known_sections.end()) {
             const auto best = closest(name, known_sections);
@@ -514,17 +565,22 @@ PlatformConfig load_platform(const std::string& path) {
                                   : fmt::format(" (known sections: {})", fmt::join(known_sections, ", "))));
         }
         if (auto [it, fresh] = section_lines.emplace(name, line); !fresh)
-            fail(fmt::format("{}:{}: section '{}' given twice (first on line {})", path, line, name, it->second));
+            fail(fmt::format("{}:{}: section '{}' given twice (first on line {})", path, line, name,
+                             it->second));
         if (section.second.IsNull()) continue;
         if (!section.second.IsMap())
             fail(fmt::format("{}:{}: section '{}' expects `key: value` lines, got {}", path, line, name,
                              node_kind(section.second)));
         for (const auto& entry : section.second) {
             const int key_line = line_of(entry.first);
+            if (!entry.first.IsScalar())
+                fail(fmt::format("{}:{}: a key in section '{}' must be a plain word, got {}", path, key_line,
+                                 name, node_kind(entry.first)));
             const std::string dotted = name + "." + entry.first.Scalar();
             const Key* key = find_key(dotted);
             if (!key)
-                fail(fmt::format("{}:{}: unknown key '{}'{}", path, key_line, shown(dotted), key_suggestion(dotted)));
+                fail(fmt::format("{}:{}: unknown key '{}'{}", path, key_line, shown(dotted),
+                                 key_suggestion(dotted)));
             if (auto [it, fresh] = key_lines.emplace(dotted, key_line); !fresh)
                 fail(fmt::format("{}:{}: key '{}' given twice (first on line {})", path, key_line, dotted,
                                  it->second));
@@ -566,7 +622,8 @@ void apply_override(PlatformConfig& config, const std::string& assignment) {
 }
 
 void validate(const PlatformConfig& config) {
-    check_rules(config, [](std::string_view) { return std::nullopt; }, "");
+    check_rules(
+        config, [](std::string_view) { return std::nullopt; }, "");
 }
 
 std::vector<std::pair<std::string, std::string>> describe(const PlatformConfig& config) {
@@ -577,7 +634,8 @@ std::vector<std::pair<std::string, std::string>> describe(const PlatformConfig& 
 }
 
 std::string to_yaml(const PlatformConfig& config) {
-    std::string out = "# pulpsim platform (every key in effect; see configs/platforms/ for what each models)\n";
+    std::string out =
+        "# pulpsim platform (every key in effect; see configs/platforms/ for what each models)\n";
     std::string_view section;
     for (const Key& k : key_table()) {
         const Presence presence = k.presence(config);

@@ -38,8 +38,8 @@ struct PlatformConfig {
     };
     struct Tcdm {
         uint32_t base = 0x10000000;
-        uint32_t size = 64 * 1024; // bytes
-        unsigned banks = 16;       // always the bank count in effect (derived when banking_factor != 0)
+        uint32_t size = 64 * 1024;   // bytes
+        unsigned banks = 16;         // always the bank count in effect (derived when banking_factor != 0)
         unsigned banking_factor = 0; // 0: `banks` was given; else banks = banking_factor x cluster.cores
         bool operator==(const Tcdm&) const = default;
     };
@@ -61,8 +61,8 @@ struct PlatformConfig {
     };
     struct Icache {
         IcacheModel model = IcacheModel::PulpOpen;
-        uint32_t l0_size = 512;     // bytes, private per core
-        uint32_t l1_size = 4096;    // bytes, shared
+        uint32_t l0_size = 512;      // bytes, private per core
+        uint32_t l1_size = 4096;     // bytes, shared
         unsigned refill_latency = 2; // cycles per level
         bool operator==(const Icache&) const = default;
     };

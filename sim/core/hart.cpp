@@ -199,19 +199,26 @@ void Hart::fence_i() {
 // Memory slow paths.
 
 uint32_t Hart::slow_load(uint32_t addr, unsigned size) {
+    unsigned latency = 0;
+    uint32_t value = 0;
     try {
-        return bus_.read(addr, size);
+        value = bus_.read(addr, size, &latency);
     } catch (const BusError&) {
         trap(cause::kLoadAccessFault, addr);
     }
+    // The data arrives later, and so does everything that waits for it.
+    if (latency) delay_issue(issue_ + latency, StallKind::MemoryLatency);
+    return value;
 }
 
 void Hart::slow_store(uint32_t addr, unsigned size, uint32_t value) {
+    unsigned latency = 0;
     try {
-        bus_.write(addr, size, value);
+        bus_.write(addr, size, value, &latency);
     } catch (const BusError&) {
         trap(cause::kStoreAccessFault, addr);
     }
+    if (latency) delay_issue(issue_ + latency, StallKind::MemoryLatency);
     // Self-modifying code: forget the decoded forms of the parcels the store touched.
     for (uint32_t a = (addr & ~1u) - 2; a < addr + size; a += 2) {
         const uint32_t off = a - code_lo_;

@@ -30,9 +30,10 @@ Ram& AddressMap::add_ram(const std::string& name, uint32_t base, uint32_t size) 
     return *rams_.back();
 }
 
-void AddressMap::add_device(const std::string& name, uint32_t base, uint32_t size, MmioDevice& device) {
+void AddressMap::add_device(const std::string& name, uint32_t base, uint32_t size, MmioDevice& device,
+                            unsigned latency) {
     check_free(name, base, size);
-    devices_.push_back({name, base, size, &device});
+    devices_.push_back({name, base, size, &device, latency});
 }
 
 Ram* AddressMap::find_ram(uint32_t addr, uint32_t len) {
@@ -47,25 +48,30 @@ const Ram* AddressMap::find_ram(uint32_t addr, uint32_t len) const {
     return nullptr;
 }
 
-uint32_t AddressMap::read(uint32_t addr, unsigned size) {
+uint32_t AddressMap::read(uint32_t addr, unsigned size, unsigned* latency) {
     if (Ram* r = find_ram(addr, size)) {
+        if (latency) *latency = r->access_latency();
         uint32_t v = 0;
         std::memcpy(&v, r->data() + (addr - r->base()), size);
         return v;
     }
     for (auto& d : devices_)
-        if (addr >= d.base && uint64_t{addr} + size <= uint64_t{d.base} + d.size)
+        if (addr >= d.base && uint64_t{addr} + size <= uint64_t{d.base} + d.size) {
+            if (latency) *latency = d.latency;
             return d.device->read(addr - d.base, size);
+        }
     throw BusError{addr, size, false};
 }
 
-void AddressMap::write(uint32_t addr, unsigned size, uint32_t value) {
+void AddressMap::write(uint32_t addr, unsigned size, uint32_t value, unsigned* latency) {
     if (Ram* r = find_ram(addr, size)) {
+        if (latency) *latency = r->access_latency();
         std::memcpy(r->data() + (addr - r->base()), &value, size);
         return;
     }
     for (auto& d : devices_)
         if (addr >= d.base && uint64_t{addr} + size <= uint64_t{d.base} + d.size) {
+            if (latency) *latency = d.latency;
             d.device->write(addr - d.base, size, value);
             return;
         }

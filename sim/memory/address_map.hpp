@@ -30,6 +30,10 @@ class Ram {
         return addr >= base_ && uint64_t{addr} + len <= end();
     }
     uint8_t* data() { return bytes_.data(); }
+    // Extra cycles a core waits for each access that does not take its fast path (e.g. L2 seen from the
+    // cluster); 0 for memories next to the core.
+    unsigned access_latency() const { return access_latency_; }
+    void set_access_latency(unsigned cycles) { access_latency_ = cycles; }
     const uint8_t* data() const { return bytes_.data(); }
 
   private:
@@ -37,6 +41,7 @@ class Ram {
     uint32_t base_;
     uint32_t size_;
     std::vector<uint8_t> bytes_;
+    unsigned access_latency_ = 0;
 };
 
 // Raised for an access that no region or device answers; carries what an error message needs.
@@ -49,15 +54,18 @@ struct BusError {
 class AddressMap {
   public:
     Ram& add_ram(const std::string& name, uint32_t base, uint32_t size);
-    void add_device(const std::string& name, uint32_t base, uint32_t size, MmioDevice& device);
+    // `latency`: extra cycles a core waits for each access to the device.
+    void add_device(const std::string& name, uint32_t base, uint32_t size, MmioDevice& device,
+                    unsigned latency = 0);
 
     Ram* find_ram(uint32_t addr, uint32_t len = 1);
     const Ram* find_ram(uint32_t addr, uint32_t len = 1) const;
     const std::vector<std::unique_ptr<Ram>>& rams() const { return rams_; }
 
-    // Slow-path accesses used when the fast window of a core misses; throw BusError.
-    uint32_t read(uint32_t addr, unsigned size);
-    void write(uint32_t addr, unsigned size, uint32_t value);
+    // Slow-path accesses used when the fast window of a core misses; throw BusError. `latency`, when given,
+    // receives the extra cycles the access costs.
+    uint32_t read(uint32_t addr, unsigned size, unsigned* latency = nullptr);
+    void write(uint32_t addr, unsigned size, uint32_t value, unsigned* latency = nullptr);
 
     // Host-side copies used by loaders and by host calls that read program buffers; throw BusError.
     void read_bytes(uint32_t addr, void* dst, uint32_t len) const;
@@ -72,6 +80,7 @@ class AddressMap {
         uint32_t base;
         uint32_t size;
         MmioDevice* device;
+        unsigned latency;
     };
     void check_free(const std::string& name, uint32_t base, uint32_t size) const;
 
