@@ -12,6 +12,14 @@ namespace {
 
 uint64_t all_fpus(unsigned fpus) { return fpus >= 64 ? ~uint64_t{0} : (uint64_t{1} << fpus) - 1; }
 
+// std::popcount is a library call on baseline x86-64; this is a handful of inline instructions.
+unsigned bit_count(uint64_t x) {
+    x -= (x >> 1) & 0x5555555555555555u;
+    x = (x & 0x3333333333333333u) + ((x >> 2) & 0x3333333333333333u);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fu;
+    return static_cast<unsigned>((x * 0x0101010101010101u) >> 56);
+}
+
 [[noreturn]] void config_error(const std::string& what) {
     throw std::invalid_argument(fmt::format("FPU pool: {} (valid mappings: {})", what, fpu_mapping_names()));
 }
@@ -86,29 +94,27 @@ void FpuPool::reset() {
         core.counters = CoreFpuCounters{};
 }
 
-uint64_t FpuPool::Fpu::first_free(uint64_t cycle) const {
+// x >> n, or 0 when n >= 64, without a branch: n follows the request stream, so a branch would often
+// mispredict, and issue() runs for every FP instruction.
+inline uint64_t shift_right_or_zero(uint64_t x, uint64_t n) { return (x >> (n & 63)) & (uint64_t{0} - (n < 64)); }
+
+inline uint64_t FpuPool::Fpu::first_free(uint64_t cycle) const {
     const uint64_t from = std::max(cycle, window_base);
-    const uint64_t offset = from - window_base;
-    if (offset >= 64) return from; // nothing is granted beyond the window
-    // Bits shifted in from above the window read 0 (free), so the count stops there at the latest.
-    return from + static_cast<unsigned>(std::countr_one(starts >> offset));
+    // Bits shifted in from above the window read 0: nothing is granted beyond it.
+    return from + static_cast<unsigned>(std::countr_one(shift_right_or_zero(starts, from - window_base)));
 }
 
-void FpuPool::Fpu::take(uint64_t start, unsigned latency) {
+inline void FpuPool::Fpu::take(uint64_t start, unsigned latency) {
     const uint64_t last = start + latency; // last cycle the operation is inside the pipeline
-    if (last - window_base > 63) {
-        const uint64_t shift = last - window_base - 63;
-        starts = shift >= 64 ? 0 : starts >> shift;
-        occupied = shift >= 64 ? 0 : occupied >> shift;
-        window_base += shift;
-    }
+    const uint64_t span = last - window_base;
+    const uint64_t slide = span > 63 ? span - 63 : 0; // keep `last` in the window
+    starts = shift_right_or_zero(starts, slide);
+    occupied = shift_right_or_zero(occupied, slide);
+    window_base += slide;
     const unsigned bit = static_cast<unsigned>(start - window_base);
     starts |= uint64_t{1} << bit;
     const uint64_t inside = ((uint64_t{2} << latency) - 1) << bit;
-    // At most latency + 1 new bits: clearing them one by one beats std::popcount, a library call
-    // on baseline x86-64.
-    for (uint64_t fresh = inside & ~occupied; fresh != 0; fresh &= fresh - 1)
-        ++counters.busy_cycles;
+    counters.busy_cycles += bit_count(inside & ~occupied);
     occupied |= inside;
     ++counters.operations;
 }

@@ -112,12 +112,12 @@ void HostServices::watched_store(Hart& h, uint32_t addr, uint32_t value) {
                     addr, value));
 }
 
-void HostServices::Console::write(uint32_t, unsigned, uint32_t value) {
+void HostServices::Console::write(uint32_t, unsigned, uint32_t value, unsigned) {
     const char c = static_cast<char>(value & 0xff);
     host->emit(1, &c, 1);
 }
 
-void HostServices::Exit::write(uint32_t, unsigned, uint32_t value) {
+void HostServices::Exit::write(uint32_t, unsigned, uint32_t value, unsigned) {
     if (!host->hart_) return;
     host->close_open_regions(*host->hart_);
     host->hart_->request_stop(StopReason::Exit, exit_status_for(value));

@@ -72,14 +72,14 @@ class HostServices : public HostInterface {
     struct Console : MmioDevice {
         HostServices* host;
         explicit Console(HostServices* h) : host(h) {}
-        uint32_t read(uint32_t, unsigned) override { return 0; }
-        void write(uint32_t, unsigned, uint32_t value) override;
+        uint32_t read(uint32_t, unsigned, unsigned) override { return 0; }
+        void write(uint32_t, unsigned, uint32_t value, unsigned) override;
     } console_{this};
     struct Exit : MmioDevice {
         HostServices* host;
         explicit Exit(HostServices* h) : host(h) {}
-        uint32_t read(uint32_t, unsigned) override { return 0; }
-        void write(uint32_t, unsigned, uint32_t value) override;
+        uint32_t read(uint32_t, unsigned, unsigned) override { return 0; }
+        void write(uint32_t, unsigned, uint32_t value, unsigned) override;
     } exit_{this};
 };
 

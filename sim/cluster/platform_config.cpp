@@ -17,6 +17,7 @@
 #include <type_traits>
 #include <yaml-cpp/yaml.h>
 
+#include "cluster/fpu_pool.hpp"
 #include "core/hart.hpp"
 
 namespace pulpsim {
@@ -129,10 +130,7 @@ Key integer_key(std::string name, Range range, Access access, void (*after)(Plat
     return k;
 }
 
-Range count(uint64_t lo, uint64_t hi) {
-    return {Kind::Integer, lo, hi};
-}
-Range cycles(uint64_t hi, uint64_t lo = 0) {
+Range integer(uint64_t lo, uint64_t hi) {
     return {Kind::Integer, lo, hi};
 }
 Range address() {
@@ -202,14 +200,24 @@ Key name_key(std::string name) {
     return k;
 }
 
-constexpr std::array<std::pair<std::string_view, FpuMapping>, 3> kFpuMappings{
-    {{"private", FpuMapping::Private},
-     {"static-modulo", FpuMapping::StaticModulo},
-     {"dynamic", FpuMapping::Dynamic}}};
-constexpr std::array<std::pair<std::string_view, DmaDuplex>, 2> kDuplexModes{
-    {{"half-duplex", DmaDuplex::Half}, {"full-duplex", DmaDuplex::Full}}};
-constexpr std::array<std::pair<std::string_view, IcacheModel>, 2> kIcacheModels{
-    {{"perfect", IcacheModel::Perfect}, {"pulp-open", IcacheModel::PulpOpen}}};
+// The FPU pool's registry decides which mapping names exist.
+Key fpu_mapping_key(std::string name) {
+    Key k{.name = std::move(name), .expects = "one of " + fpu_mapping_names()};
+    k.set = [](PlatformConfig& c, const std::string& text) -> std::optional<std::string> {
+        if (!fpu_mappings().contains(text))
+            return fmt::format("expects one of {}, got '{}'", fpu_mapping_names(), shown(text));
+        c.fpu.mapping = text;
+        return std::nullopt;
+    };
+    k.show = [](const PlatformConfig& c) { return c.fpu.mapping; };
+    return k;
+}
+
+constexpr std::array<std::pair<std::string_view, PlatformConfig::Dma::Duplex>, 2> kDuplexModes{
+    {{"half-duplex", PlatformConfig::Dma::Duplex::Half}, {"full-duplex", PlatformConfig::Dma::Duplex::Full}}};
+constexpr std::array<std::pair<std::string_view, PlatformConfig::Icache::Model>, 2> kIcacheModels{
+    {{"perfect", PlatformConfig::Icache::Model::Perfect},
+     {"pulp-open", PlatformConfig::Icache::Model::PulpOpen}}};
 
 // With a banking factor the bank count follows the core count.
 void resolve(PlatformConfig& c) {
@@ -223,7 +231,7 @@ const std::vector<Key>& key_table() {
         std::vector<Key> t;
         t.push_back(name_key("platform.name"));
         t.push_back(integer_key(
-            "cluster.cores", count(1, 16), [](auto& c) -> auto& { return c.cluster.cores; }));
+            "cluster.cores", integer(1, 16), [](auto& c) -> auto& { return c.cluster.cores; }));
         t.push_back(bool_key(
             "cluster.controller_core", [](auto& c) -> auto& { return c.cluster.controller_core; }));
         t.push_back(integer_key(
@@ -240,7 +248,7 @@ const std::vector<Key>& key_table() {
         banks.exclusive_with = "tcdm.banking_factor";
         t.push_back(std::move(banks));
         Key factor = integer_key(
-            "tcdm.banking_factor", count(1, 64), [](auto& c) -> auto& { return c.tcdm.banking_factor; });
+            "tcdm.banking_factor", integer(1, 64), [](auto& c) -> auto& { return c.tcdm.banking_factor; });
         factor.presence = [](const PlatformConfig& c) {
             return c.tcdm.banking_factor != 0 ? Presence::Set : Presence::Absent;
         };
@@ -252,21 +260,23 @@ const std::vector<Key>& key_table() {
         t.push_back(integer_key(
             "l2.size", {Kind::Size, kKiB, kGiB, 4}, [](auto& c) -> auto& { return c.l2.size; }));
         t.push_back(integer_key(
-            "l2.latency", cycles(1000, 1), [](auto& c) -> auto& { return c.l2.latency; }));
+            "l2.latency", integer(1, 1000), [](auto& c) -> auto& { return c.l2.latency; }));
         t.push_back(integer_key(
-            "fpu.count", count(1, 32), [](auto& c) -> auto& { return c.fpu.count; }));
-        t.push_back(enum_key(
-            "fpu.mapping", kFpuMappings, [](auto& c) -> auto& { return c.fpu.mapping; }));
+            "fpu.count", integer(1, FpuPool::kMaxFpus), [](auto& c) -> auto& { return c.fpu.count; }));
+        t.push_back(fpu_mapping_key("fpu.mapping"));
         t.push_back(integer_key(
-            "fpu.addmul_latency", cycles(32), [](auto& c) -> auto& { return c.fpu.addmul_latency; }));
+            "fpu.addmul_latency", integer(0, FpuPool::kMaxPipelineLatency),
+            [](auto& c) -> auto& { return c.fpu.addmul_latency; }));
         t.push_back(integer_key(
-            "fpu.other_latency", cycles(32), [](auto& c) -> auto& { return c.fpu.other_latency; }));
+            "fpu.other_latency", integer(0, FpuPool::kMaxPipelineLatency),
+            [](auto& c) -> auto& { return c.fpu.other_latency; }));
         t.push_back(integer_key(
-            "fpu.divsqrt_units", count(1, 32), [](auto& c) -> auto& { return c.fpu.divsqrt_units; }));
+            "fpu.divsqrt_units", integer(1, FpuPool::kMaxFpus),
+            [](auto& c) -> auto& { return c.fpu.divsqrt_units; }));
         t.push_back(integer_key(
-            "fpu.divsqrt_latency", cycles(200, 1), [](auto& c) -> auto& { return c.fpu.divsqrt_latency; }));
+            "fpu.divsqrt_latency", integer(1, 200), [](auto& c) -> auto& { return c.fpu.divsqrt_latency; }));
         t.push_back(integer_key(
-            "fpu.divsqrt_exact_latency", cycles(200, 1),
+            "fpu.divsqrt_exact_latency", integer(1, 200),
             [](auto& c) -> auto& { return c.fpu.divsqrt_exact_latency; }));
         t.push_back(enum_key(
             "icache.model", kIcacheModels, [](auto& c) -> auto& { return c.icache.model; }));
@@ -277,12 +287,13 @@ const std::vector<Key>& key_table() {
             "icache.l1_size", {Kind::Size, 64, kMiB, 1, true},
             [](auto& c) -> auto& { return c.icache.l1_size; }));
         t.push_back(integer_key(
-            "icache.refill_latency", cycles(100), [](auto& c) -> auto& { return c.icache.refill_latency; }));
+            "icache.refill_latency", integer(0, 100),
+            [](auto& c) -> auto& { return c.icache.refill_latency; }));
         t.push_back(integer_key(
-            "event_unit.sleep_latency", cycles(1000),
+            "event_unit.sleep_latency", integer(0, 1000),
             [](auto& c) -> auto& { return c.event_unit.sleep_latency; }));
         t.push_back(integer_key(
-            "event_unit.wake_latency", cycles(1000),
+            "event_unit.wake_latency", integer(0, 1000),
             [](auto& c) -> auto& { return c.event_unit.wake_latency; }));
         t.push_back(integer_key(
             "dma.bandwidth_bits", {Kind::Integer, 8, 1024, 8},
@@ -290,9 +301,9 @@ const std::vector<Key>& key_table() {
         t.push_back(enum_key(
             "dma.duplex", kDuplexModes, [](auto& c) -> auto& { return c.dma.duplex; }));
         t.push_back(integer_key(
-            "dma.queue_depth", count(1, 64), [](auto& c) -> auto& { return c.dma.queue_depth; }));
+            "dma.queue_depth", integer(1, 64), [](auto& c) -> auto& { return c.dma.queue_depth; }));
         t.push_back(integer_key(
-            "engine.quantum", count(1, 1000000000), [](auto& c) -> auto& { return c.engine.quantum; }));
+            "engine.quantum", integer(1, 1000000000), [](auto& c) -> auto& { return c.engine.quantum; }));
         return t;
     }();
     return table;
@@ -382,15 +393,14 @@ const std::vector<Rule>& rules() {
         {{"tcdm.banking_factor", "cluster.cores", "tcdm.banks"},
          [](const PlatformConfig& c) -> std::optional<std::string> {
              const auto& t = c.tcdm;
-             if (t.banking_factor == 0) return std::nullopt;
-             if (t.banks != t.banking_factor * c.cluster.cores)
+             if (t.banking_factor != 0 && t.banks != t.banking_factor * c.cluster.cores)
                  return fmt::format("tcdm.banks {} is not tcdm.banking_factor {} x cluster.cores {}", t.banks,
                                     t.banking_factor, c.cluster.cores);
-             if (!std::has_single_bit(t.banks) || t.banks > 1024)
-                 return fmt::format(
-                     "tcdm.banking_factor {} x {} cores = {} banks, not a power of two up to 1024",
-                     t.banking_factor, c.cluster.cores, t.banks);
-             return std::nullopt;
+             if (std::has_single_bit(t.banks) && t.banks <= 1024) return std::nullopt;
+             if (t.banking_factor == 0)
+                 return fmt::format("tcdm.banks {} is not a power of two up to 1024", t.banks);
+             return fmt::format("tcdm.banking_factor {} x {} cores = {} banks, not a power of two up to 1024",
+                                t.banking_factor, c.cluster.cores, t.banks);
          }},
         {{"tcdm.size", "tcdm.banks", "tcdm.banking_factor", "cluster.cores"},
          [](const PlatformConfig& c) -> std::optional<std::string> {
@@ -420,12 +430,16 @@ const std::vector<Rule>& rules() {
          }},
         {{"fpu.count", "fpu.mapping", "cluster.cores", "cluster.controller_core"},
          [](const PlatformConfig& c) -> std::optional<std::string> {
-             if (c.fpu.mapping != FpuMapping::Private || c.fpu.count == c.total_cores()) return std::nullopt;
-             return fmt::format(
-                 "fpu.mapping 'private' gives each core its own FPU, so fpu.count must be {} ({} "
-                 "cores{}), got {}",
-                 c.total_cores(), c.cluster.cores, c.cluster.controller_core ? " + the controller core" : "",
-                 c.fpu.count);
+             // The mapping itself knows which core and FPU counts it can serve.
+             const auto mapping = fpu_mappings().find(c.fpu.mapping);
+             if (mapping == fpu_mappings().end())
+                 return fmt::format("fpu.mapping '{}' is not one of {}", c.fpu.mapping, fpu_mapping_names());
+             const std::string why = mapping->second.reject
+                                         ? mapping->second.reject(c.total_cores(), c.fpu.count)
+                                         : std::string();
+             if (why.empty()) return std::nullopt;
+             return fmt::format("{} (fpu.count {}, cluster.cores {}{})", why, c.fpu.count, c.cluster.cores,
+                                c.cluster.controller_core ? " + the controller core" : "");
          }},
         {{"fpu.divsqrt_exact_latency", "fpu.divsqrt_latency"},
          [](const PlatformConfig& c) -> std::optional<std::string> {
@@ -668,19 +682,13 @@ CoreTiming core_timing(const PlatformConfig& config) {
     return t;
 }
 
-std::string_view to_string(FpuMapping mapping) {
-    for (const auto& [word, value] : kFpuMappings)
-        if (value == mapping) return word;
-    return "?";
-}
-
-std::string_view to_string(DmaDuplex duplex) {
+std::string_view to_string(PlatformConfig::Dma::Duplex duplex) {
     for (const auto& [word, value] : kDuplexModes)
         if (value == duplex) return word;
     return "?";
 }
 
-std::string_view to_string(IcacheModel model) {
+std::string_view to_string(PlatformConfig::Icache::Model model) {
     for (const auto& [word, value] : kIcacheModels)
         if (value == model) return word;
     return "?";

@@ -18,13 +18,6 @@ namespace pulpsim {
 
 struct CoreTiming;
 
-// How cores reach the FPUs: one each; core i uses FPU i mod count; any idle FPU.
-enum class FpuMapping { Private, StaticModulo, Dynamic };
-// Whether the DMA moves data both ways in the same cycle (its bandwidth then applies to each direction).
-enum class DmaDuplex { Half, Full };
-// Perfect: every fetch hits. PulpOpen: private L0 per core in front of a shared L1 instruction cache.
-enum class IcacheModel { Perfect, PulpOpen };
-
 // Defaults are the pulp-open values of configs/platforms/pulp-open.yaml, which documents every key.
 struct PlatformConfig {
     struct Platform {
@@ -51,7 +44,7 @@ struct PlatformConfig {
     };
     struct Fpu {
         unsigned count = 8;
-        FpuMapping mapping = FpuMapping::Private;
+        std::string mapping = "private"; // a name from fpu_mappings() (cluster/fpu_pool.hpp)
         unsigned addmul_latency = 0; // FPU_ADDMUL_LAT: extra cycles before an add/mul/fma result is usable
         unsigned other_latency = 0;  // FPU_OTHERS_LAT: comparisons, conversions, classify, moves
         unsigned divsqrt_units = 8;
@@ -60,7 +53,9 @@ struct PlatformConfig {
         bool operator==(const Fpu&) const = default;
     };
     struct Icache {
-        IcacheModel model = IcacheModel::PulpOpen;
+        // Perfect: every fetch hits. PulpOpen: private L0 per core in front of a shared L1.
+        enum class Model { Perfect, PulpOpen };
+        Model model = Model::PulpOpen;
         uint32_t l0_size = 512;      // bytes, private per core
         uint32_t l1_size = 4096;     // bytes, shared
         unsigned refill_latency = 2; // cycles per level
@@ -72,8 +67,10 @@ struct PlatformConfig {
         bool operator==(const EventUnit&) const = default;
     };
     struct Dma {
+        // Whether the DMA moves data both ways in the same cycle (the bandwidth then applies to each).
+        enum class Duplex { Half, Full };
         unsigned bandwidth_bits = 64; // bits per cycle (per direction when full duplex)
-        DmaDuplex duplex = DmaDuplex::Full;
+        Duplex duplex = Duplex::Full;
         unsigned queue_depth = 2; // outstanding commands per core
         bool operator==(const Dma&) const = default;
     };
@@ -119,14 +116,13 @@ std::string to_yaml(const PlatformConfig& config);
 // All keys, `section.key`, in table order (for help texts).
 std::vector<std::string> platform_keys();
 
-// A byte count: decimal or 0x-hex, optionally followed by B, KiB, MiB or GiB ("64KiB", "0x10000").
+// A byte count: decimal or 0x-hex, optionally followed by KiB, MiB or GiB ("64KiB", "0x10000").
 std::optional<uint64_t> parse_size(std::string_view text);
 
 // The per-core pipeline parameters the hart model takes.
 CoreTiming core_timing(const PlatformConfig& config);
 
-std::string_view to_string(FpuMapping mapping);
-std::string_view to_string(DmaDuplex duplex);
-std::string_view to_string(IcacheModel model);
+std::string_view to_string(PlatformConfig::Dma::Duplex duplex);
+std::string_view to_string(PlatformConfig::Icache::Model model);
 
 } // namespace pulpsim

@@ -202,7 +202,7 @@ uint32_t Hart::slow_load(uint32_t addr, unsigned size) {
     unsigned latency = 0;
     uint32_t value = 0;
     try {
-        value = bus_.read(addr, size, &latency);
+        value = bus_.read(addr, size, &latency, hartid_);
     } catch (const BusError&) {
         trap(cause::kLoadAccessFault, addr);
     }
@@ -214,7 +214,7 @@ uint32_t Hart::slow_load(uint32_t addr, unsigned size) {
 void Hart::slow_store(uint32_t addr, unsigned size, uint32_t value) {
     unsigned latency = 0;
     try {
-        bus_.write(addr, size, value, &latency);
+        bus_.write(addr, size, value, &latency, hartid_);
     } catch (const BusError&) {
         trap(cause::kStoreAccessFault, addr);
     }

@@ -48,7 +48,7 @@ const Ram* AddressMap::find_ram(uint32_t addr, uint32_t len) const {
     return nullptr;
 }
 
-uint32_t AddressMap::read(uint32_t addr, unsigned size, unsigned* latency) {
+uint32_t AddressMap::read(uint32_t addr, unsigned size, unsigned* latency, unsigned initiator) {
     if (Ram* r = find_ram(addr, size)) {
         if (latency) *latency = r->access_latency();
         uint32_t v = 0;
@@ -58,12 +58,12 @@ uint32_t AddressMap::read(uint32_t addr, unsigned size, unsigned* latency) {
     for (auto& d : devices_)
         if (addr >= d.base && uint64_t{addr} + size <= uint64_t{d.base} + d.size) {
             if (latency) *latency = d.latency;
-            return d.device->read(addr - d.base, size);
+            return d.device->read(addr - d.base, size, initiator);
         }
     throw BusError{addr, size, false};
 }
 
-void AddressMap::write(uint32_t addr, unsigned size, uint32_t value, unsigned* latency) {
+void AddressMap::write(uint32_t addr, unsigned size, uint32_t value, unsigned* latency, unsigned initiator) {
     if (Ram* r = find_ram(addr, size)) {
         if (latency) *latency = r->access_latency();
         std::memcpy(r->data() + (addr - r->base()), &value, size);
@@ -72,7 +72,7 @@ void AddressMap::write(uint32_t addr, unsigned size, uint32_t value, unsigned* l
     for (auto& d : devices_)
         if (addr >= d.base && uint64_t{addr} + size <= uint64_t{d.base} + d.size) {
             if (latency) *latency = d.latency;
-            d.device->write(addr - d.base, size, value);
+            d.device->write(addr - d.base, size, value, initiator);
             return;
         }
     throw BusError{addr, size, true};

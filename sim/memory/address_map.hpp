@@ -10,12 +10,12 @@
 namespace pulpsim {
 
 // A device behind a window of the address map. Accesses are 1, 2 or 4 bytes wide and naturally aligned
-// within the window; `offset` is relative to the window base.
+// within the window; `offset` is relative to the window base; `initiator` is the requesting core's id.
 class MmioDevice {
   public:
     virtual ~MmioDevice() = default;
-    virtual uint32_t read(uint32_t offset, unsigned size) = 0;
-    virtual void write(uint32_t offset, unsigned size, uint32_t value) = 0;
+    virtual uint32_t read(uint32_t offset, unsigned size, unsigned initiator) = 0;
+    virtual void write(uint32_t offset, unsigned size, uint32_t value, unsigned initiator) = 0;
 };
 
 class Ram {
@@ -64,8 +64,8 @@ class AddressMap {
 
     // Slow-path accesses used when the fast window of a core misses; throw BusError. `latency`, when given,
     // receives the extra cycles the access costs.
-    uint32_t read(uint32_t addr, unsigned size, unsigned* latency = nullptr);
-    void write(uint32_t addr, unsigned size, uint32_t value, unsigned* latency = nullptr);
+    uint32_t read(uint32_t addr, unsigned size, unsigned* latency = nullptr, unsigned initiator = 0);
+    void write(uint32_t addr, unsigned size, uint32_t value, unsigned* latency = nullptr, unsigned initiator = 0);
 
     // Host-side copies used by loaders and by host calls that read program buffers; throw BusError.
     void read_bytes(uint32_t addr, void* dst, uint32_t len) const;

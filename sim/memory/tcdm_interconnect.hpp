@@ -23,7 +23,6 @@
 // std::logic_error, since its answer could no longer be computed.
 #pragma once
 
-#include <algorithm>
 #include <bit>
 #include <cassert>
 #include <cstdint>
@@ -109,19 +108,21 @@ class TcdmInterconnect {
         uint64_t reserve_first_free(uint64_t cycle, unsigned bank) {
             if (cycle < start) [[unlikely]]
                 request_too_old(bank, cycle, start + kHistoryCycles - 1);
-            // Written without branches: whether a request conflicts is data-dependent and unpredictable.
             const uint64_t offset = cycle - start;
-            const uint64_t from_cycle = offset < kHistoryCycles ? ~uint64_t{0} << offset : 0;
-            // No free bit at or after `cycle` in the window: start + 64, the first cycle past it (or, when
-            // `cycle` itself is past the window, something earlier that the max discards).
-            const uint64_t first_free = start + std::countr_zero(~taken & from_cycle);
-            const uint64_t granted = std::max(cycle, first_free);
-            // Slide so that a grant past the window becomes the newest cycle kept.
-            const uint64_t slot = granted - start;
-            const uint64_t shift = slot >= kHistoryCycles ? slot - (kHistoryCycles - 1) : 0;
-            taken = shift < kHistoryCycles ? taken >> shift : 0;
-            start += shift;
-            taken |= uint64_t{1} << (slot - shift);
+            uint64_t granted = cycle;
+            if (offset < kHistoryCycles) {
+                const uint64_t free_from_cycle = ~taken & (~uint64_t{0} << offset);
+                granted = start + (free_from_cycle ? std::countr_zero(free_from_cycle) : kHistoryCycles);
+            }
+            uint64_t slot = granted - start;
+            if (slot >= kHistoryCycles) {
+                // Slide so that the new grant is the newest cycle kept.
+                const uint64_t shift = slot - (kHistoryCycles - 1);
+                taken = shift >= kHistoryCycles ? 0 : taken >> shift;
+                start += shift;
+                slot = kHistoryCycles - 1;
+            }
+            taken |= uint64_t{1} << slot;
             return granted;
         }
     };
