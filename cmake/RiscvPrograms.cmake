@@ -4,7 +4,7 @@
 #                             [INCLUDES <dir>...] [DEFINES <NAME[=value]>...]
 #                             [DEPENDS <file>...] [CFLAGS <flag>...] [LDFLAGS <flag>...]
 #                             [NO_RUNTIME] [LINKER_SCRIPT <file>] [MARCH <string>]
-#                             [OUTPUT_DIR <dir>])
+#                             [OUTPUT_DIR <dir>] [RUNTIME bare|cluster])
 #
 # builds <OUTPUT_DIR>/<name>.elf (default ${CMAKE_BINARY_DIR}/kernels), plus <name>.map and a
 # disassembly <name>.dis, through the target riscv_<name> (in ALL). The ELF path is available as
@@ -33,6 +33,9 @@ endif()
 set(PULPSIM_RISCV_RUNTIME_DIR ${CMAKE_CURRENT_LIST_DIR}/../kernels/runtime)
 cmake_path(NORMAL_PATH PULPSIM_RISCV_RUNTIME_DIR)
 set(PULPSIM_RISCV_RUNTIME_SOURCES ${PULPSIM_RISCV_RUNTIME_DIR}/crt0.S ${PULPSIM_RISCV_RUNTIME_DIR}/runtime.c)
+# RUNTIME cluster: every core starts in crt0_cluster.S; code in L2, .tcdm data and stacks in the TCDM.
+set(PULPSIM_RISCV_CLUSTER_RUNTIME_SOURCES ${PULPSIM_RISCV_RUNTIME_DIR}/crt0_cluster.S
+    ${PULPSIM_RISCV_RUNTIME_DIR}/runtime.c ${PULPSIM_RISCV_RUNTIME_DIR}/cluster.c)
 
 # --- tools --------------------------------------------------------------------------------------
 find_program(PULPSIM_RISCV_CC NAMES clang-19 DOC "clang 19 used to cross-compile RISC-V kernels")
@@ -132,7 +135,7 @@ function(_pulpsim_riscv_object_name src out_var)
 endfunction()
 
 function(pulpsim_add_riscv_program)
-  cmake_parse_arguments(PARSE_ARGV 0 ARG "NO_RUNTIME" "NAME;LINKER_SCRIPT;MARCH;OUTPUT_DIR"
+  cmake_parse_arguments(PARSE_ARGV 0 ARG "NO_RUNTIME" "NAME;LINKER_SCRIPT;MARCH;OUTPUT_DIR;RUNTIME"
                         "SOURCES;INCLUDES;DEFINES;DEPENDS;CFLAGS;LDFLAGS")
   if(NOT ARG_NAME)
     message(FATAL_ERROR "pulpsim_add_riscv_program: NAME is required")
@@ -150,9 +153,17 @@ function(pulpsim_add_riscv_program)
     set(ARG_OUTPUT_DIR ${CMAKE_BINARY_DIR}/kernels)
   endif()
   cmake_path(ABSOLUTE_PATH ARG_OUTPUT_DIR BASE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR} NORMALIZE)
+  set(runtime_sources ${PULPSIM_RISCV_RUNTIME_SOURCES})
+  if(ARG_RUNTIME STREQUAL "cluster")
+    set(runtime_sources ${PULPSIM_RISCV_CLUSTER_RUNTIME_SOURCES})
+  elseif(ARG_RUNTIME AND NOT ARG_RUNTIME STREQUAL "bare")
+    message(FATAL_ERROR "pulpsim_add_riscv_program(${ARG_NAME}): RUNTIME must be bare or cluster")
+  endif()
   if(NOT ARG_LINKER_SCRIPT)
     if(ARG_NO_RUNTIME)
       set(ARG_LINKER_SCRIPT ${PULPSIM_RISCV_RUNTIME_DIR}/bare.ld)
+    elseif(ARG_RUNTIME STREQUAL "cluster")
+      set(ARG_LINKER_SCRIPT ${PULPSIM_RISCV_RUNTIME_DIR}/link_cluster.ld)
     else()
       set(ARG_LINKER_SCRIPT ${PULPSIM_RISCV_RUNTIME_DIR}/link.ld)
     endif()
@@ -180,7 +191,7 @@ function(pulpsim_add_riscv_program)
   set(objects)
   set(sources)
   if(NOT ARG_NO_RUNTIME)
-    foreach(src IN LISTS PULPSIM_RISCV_RUNTIME_SOURCES)
+    foreach(src IN LISTS runtime_sources)
       cmake_path(GET src FILENAME fname)
       list(APPEND sources "${src}|runtime/${fname}.o|0")
     endforeach()

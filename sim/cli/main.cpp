@@ -13,6 +13,8 @@
 #include <vector>
 
 #include "cluster/bare_system.hpp"
+#include "cluster/cluster_system.hpp"
+#include "cluster/platform_config.hpp"
 #include "cluster/report.hpp"
 #include "memory/elf_image.hpp"
 
@@ -46,28 +48,6 @@ uint64_t parse_number(const std::string& option, const std::string& text, uint64
     return v;
 }
 
-void apply_setting(pulpsim::CoreTiming& t, const std::string& assignment) {
-    const auto eq = assignment.find('=');
-    if (eq == std::string::npos) throw UsageError(fmt::format("--set '{}': expected KEY=VALUE", assignment));
-    const std::string key = assignment.substr(0, eq), value = assignment.substr(eq + 1);
-    const std::map<std::string, unsigned*> keys = {
-        {"core.fpu_addmul_latency", &t.fpu_addmul_latency},
-        {"core.fpu_other_latency", &t.fpu_other_latency},
-        {"core.fdiv_latency", &t.fdiv_latency},
-        {"core.fdiv_exact_latency", &t.fdiv_exact_latency},
-    };
-    auto it = keys.find(key);
-    if (it == keys.end()) {
-        std::string known;
-        for (const auto& [k, _] : keys)
-            known += (known.empty() ? "" : ", ") + k;
-        throw UsageError(fmt::format("--set: unknown key '{}' (known keys: {})", key, known));
-    }
-    *it->second = static_cast<unsigned>(parse_number("--set " + key, value, 200));
-    if ((key == "core.fdiv_latency" || key == "core.fdiv_exact_latency") && *it->second == 0)
-        throw UsageError(fmt::format("--set {}: must be at least 1", key));
-}
-
 void print_main_help() {
     std::cout << "pulpsim " << kVersion
               << ": a cycle-approximate simulator of PULP RISC-V clusters\n\n"
@@ -80,11 +60,17 @@ void print_main_help() {
 }
 
 int command_run(const std::vector<std::string>& args) {
-    po::options_description desc("usage: pulpsim run --bare [options] PROGRAM.elf\n\noptions");
+    po::options_description desc(
+        "usage: pulpsim run [--platform FILE | --bare] [options] PROGRAM.elf\n\n"
+        "Runs PROGRAM.elf on a cluster platform (default: pulp-open, 8 cores) or, with\n"
+        "--bare, on one core with flat memory.\n\noptions");
+    std::string platform_file;
     std::vector<std::string> sets;
-    std::string max_cycles = "10000000000", quantum = "100000", console, exit_addr, json_path, csv_path;
+    std::string max_cycles = "10000000000", quantum, console, exit_addr, json_path, csv_path;
     std::string log_level = "warn";
     desc.add_options()("help,h", "show this help")(
+        "platform", po::value(&platform_file)->value_name("FILE"),
+        "platform YAML (configs/platforms/pulp-open.yaml, vega.yaml); default: pulp-open")(
         "bare", "bare mode: one core, flat memory holding the ELF's segments and a stack")(
         "max-cycles", po::value(&max_cycles)->value_name("N"),
         "stop with an error after N cycles (default 1e10)")(
@@ -128,35 +114,64 @@ int command_run(const std::vector<std::string>& args) {
     if (level == spdlog::level::off && log_level != "off")
         throw UsageError(fmt::format("--log-level: unknown level '{}'", log_level));
     spdlog::set_level(level);
-    if (program.empty()) throw UsageError("run: no program given (usage: pulpsim run --bare PROGRAM.elf)");
-    if (!vm.count("bare")) throw UsageError("run: no platform given: pass --bare (one core, flat memory)");
+    if (program.empty()) throw UsageError("run: no program given (usage: pulpsim run [--bare] PROGRAM.elf)");
+    const bool bare = vm.count("bare") > 0;
+    if (bare && !platform_file.empty()) throw UsageError("run: --bare and --platform exclude each other");
+    if (!bare && (!console.empty() || !exit_addr.empty()))
+        throw UsageError("run: --console-addr and --exit-addr belong to bare mode (add --bare)");
+    const uint64_t cycle_limit = parse_number("--max-cycles", max_cycles);
+    const bool show_progress = vm.count("progress") || isatty(STDERR_FILENO);
 
-    pulpsim::BareOptions options;
-    for (const auto& s : sets)
-        apply_setting(options.timing, s);
-    options.max_cycles = parse_number("--max-cycles", max_cycles);
-    options.quantum = parse_number("--quantum", quantum);
-    if (options.quantum == 0) throw UsageError("--quantum: must be at least 1");
-    if (!console.empty())
-        options.console_addr = static_cast<uint32_t>(parse_number("--console-addr", console, 0xffffffffu));
-    if (!exit_addr.empty())
-        options.exit_addr = static_cast<uint32_t>(parse_number("--exit-addr", exit_addr, 0xffffffffu));
-    options.show_progress = vm.count("progress") || isatty(STDERR_FILENO);
+    pulpsim::PlatformConfig config;
+    if (!platform_file.empty()) config = pulpsim::load_platform(platform_file);
+    if (bare)
+        for (const auto& s : sets)
+            if (s.rfind("fpu.", 0) != 0)
+                throw UsageError(fmt::format("--set {}: bare mode takes only the fpu.* timing keys", s));
+    pulpsim::apply_overrides(config, sets);
+    if (!quantum.empty()) {
+        config.engine.quantum = parse_number("--quantum", quantum);
+        if (config.engine.quantum == 0) throw UsageError("--quantum: must be at least 1");
+    }
 
     const pulpsim::ElfImage elf = pulpsim::ElfImage::load(program);
     spdlog::info("{}: entry {:#010x}, {} segments", program, elf.entry(), elf.segments().size());
-    pulpsim::BareSystem system("bare", elf, options);
-    sc_core::sc_start();
-    const pulpsim::RunOutcome outcome = system.outcome();
-    if (options.show_progress && outcome.host_seconds >= 2) std::fprintf(stderr, "\r%60s\r", "");
+
+    pulpsim::RunOutcome outcome;
+    pulpsim::RunView view;
+    std::unique_ptr<pulpsim::BareSystem> bare_system;
+    std::unique_ptr<pulpsim::ClusterSystem> cluster_system;
+    if (bare) {
+        pulpsim::BareOptions options;
+        options.timing = pulpsim::core_timing(config);
+        options.max_cycles = cycle_limit;
+        options.quantum = config.engine.quantum;
+        if (!console.empty())
+            options.console_addr =
+                static_cast<uint32_t>(parse_number("--console-addr", console, 0xffffffffu));
+        if (!exit_addr.empty())
+            options.exit_addr = static_cast<uint32_t>(parse_number("--exit-addr", exit_addr, 0xffffffffu));
+        options.show_progress = show_progress;
+        bare_system = std::make_unique<pulpsim::BareSystem>("bare", elf, options);
+        sc_core::sc_start();
+        outcome = bare_system->outcome();
+        view = pulpsim::run_view(bare_system->machine());
+    } else {
+        pulpsim::ClusterOptions options;
+        options.max_cycles = cycle_limit;
+        options.show_progress = show_progress;
+        cluster_system = std::make_unique<pulpsim::ClusterSystem>("cluster", elf, config, options);
+        sc_core::sc_start();
+        outcome = cluster_system->outcome();
+        view = pulpsim::run_view(cluster_system->machine());
+    }
+    if (show_progress && outcome.host_seconds >= 2) std::fprintf(stderr, "\r%60s\r", "");
     std::fflush(stdout);
 
     if (!json_path.empty())
-        pulpsim::write_file_atomically(json_path,
-                                       pulpsim::report_json(system.machine(), outcome).dump(2) + "\n");
-    if (!csv_path.empty())
-        pulpsim::write_file_atomically(csv_path, pulpsim::report_csv(system.machine(), outcome));
-    if (!vm.count("quiet")) pulpsim::print_report_table(std::cout, system.machine(), outcome);
+        pulpsim::write_file_atomically(json_path, pulpsim::report_json(view, outcome).dump(2) + "\n");
+    if (!csv_path.empty()) pulpsim::write_file_atomically(csv_path, pulpsim::report_csv(view, outcome));
+    if (!vm.count("quiet")) pulpsim::print_report_table(std::cout, view, outcome);
     if (outcome.kind != pulpsim::RunOutcome::Kind::Exit) spdlog::error("{}: {}", program, outcome.message);
     return outcome.exit_status;
 }

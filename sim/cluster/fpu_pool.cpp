@@ -4,20 +4,21 @@
 #include <algorithm>
 #include <bit>
 #include <stdexcept>
+#include <tuple>
 
 #include <fmt/format.h>
 
 namespace pulpsim {
 namespace {
 
-uint64_t all_fpus(unsigned fpus) { return fpus >= 64 ? ~uint64_t{0} : (uint64_t{1} << fpus) - 1; }
+uint64_t all_fpus(unsigned fpus) {
+    return fpus >= 64 ? ~uint64_t{0} : (uint64_t{1} << fpus) - 1;
+}
 
-// std::popcount is a library call on baseline x86-64; this is a handful of inline instructions.
-unsigned bit_count(uint64_t x) {
-    x -= (x >> 1) & 0x5555555555555555u;
-    x = (x & 0x3333333333333333u) + ((x >> 2) & 0x3333333333333333u);
-    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fu;
-    return static_cast<unsigned>((x * 0x0101010101010101u) >> 56);
+// x >> n, or 0 when n >= 64, without a branch: n follows the request stream, so a branch would often
+// mispredict, and issue() runs for every FP instruction.
+inline uint64_t shift_right_or_zero(uint64_t x, uint64_t n) {
+    return (x >> (n & 63)) & (uint64_t{0} - (n < 64));
 }
 
 [[noreturn]] void config_error(const std::string& what) {
@@ -63,10 +64,6 @@ FpuPool::FpuPool(const FpuPoolConfig& config) : mapping_(config.mapping) {
     if (mapping.reject) {
         if (std::string why = mapping.reject(config.cores, config.fpus); !why.empty()) config_error(why);
     }
-    if (config.addmul_latency > kMaxPipelineLatency)
-        config_error(fmt::format("addmul_latency = {}, need 0..{}", config.addmul_latency, kMaxPipelineLatency));
-    if (config.other_latency > kMaxPipelineLatency)
-        config_error(fmt::format("other_latency = {}, need 0..{}", config.other_latency, kMaxPipelineLatency));
     if (config.divsqrt_units == 0 || config.divsqrt_units > kMaxFpus)
         config_error(fmt::format("divsqrt_units = {}, need 1..{}", config.divsqrt_units, kMaxFpus));
     if (config.default_divsqrt_latency == 0) config_error("default_divsqrt_latency = 0, need at least 1");
@@ -77,12 +74,19 @@ FpuPool::FpuPool(const FpuPoolConfig& config) : mapping_(config.mapping) {
     fpus_.resize(config.fpus);
     divsqrt_units_.resize(config.divsqrt_units);
     cores_.resize(config.cores);
+    core_count_ = config.cores;
     for (unsigned i = 0; i < config.cores; ++i) {
         const uint64_t candidates = mapping.candidates(i, config.cores, config.fpus) & all_fpus(config.fpus);
         if (candidates == 0)
-            config_error(fmt::format("mapping '{}' gives core {} no FPU out of {}", config.mapping, i, config.fpus));
+            config_error(
+                fmt::format("mapping '{}' gives core {} no FPU out of {}", config.mapping, i, config.fpus));
         cores_[i].candidates = candidates;
+        cores_[i].only_fpu = std::has_single_bit(candidates)
+                                 ? static_cast<unsigned>(std::countr_zero(candidates))
+                                 : kSeveralFpus;
+        some_core_chooses_ |= cores_[i].only_fpu == kSeveralFpus;
     }
+    reset();
 }
 
 void FpuPool::reset() {
@@ -92,11 +96,10 @@ void FpuPool::reset() {
         unit = DivSqrtUnit{};
     for (Core& core : cores_)
         core.counters = CoreFpuCounters{};
+    for (uint64_t c = 0; c < kTrackedCycles; ++c)
+        fpus_taken_at_[c] = {c, 0};
+    newest_start_ = 0;
 }
-
-// x >> n, or 0 when n >= 64, without a branch: n follows the request stream, so a branch would often
-// mispredict, and issue() runs for every FP instruction.
-inline uint64_t shift_right_or_zero(uint64_t x, uint64_t n) { return (x >> (n & 63)) & (uint64_t{0} - (n < 64)); }
 
 inline uint64_t FpuPool::Fpu::first_free(uint64_t cycle) const {
     const uint64_t from = std::max(cycle, window_base);
@@ -104,51 +107,56 @@ inline uint64_t FpuPool::Fpu::first_free(uint64_t cycle) const {
     return from + static_cast<unsigned>(std::countr_one(shift_right_or_zero(starts, from - window_base)));
 }
 
-inline void FpuPool::Fpu::take(uint64_t start, unsigned latency) {
-    const uint64_t last = start + latency; // last cycle the operation is inside the pipeline
-    const uint64_t span = last - window_base;
-    const uint64_t slide = span > 63 ? span - 63 : 0; // keep `last` in the window
+inline void FpuPool::Fpu::take(uint64_t start) {
+    const uint64_t span = start - window_base;
+    const uint64_t slide = span > 63 ? span - 63 : 0; // keep `start` in the window
     starts = shift_right_or_zero(starts, slide);
-    occupied = shift_right_or_zero(occupied, slide);
     window_base += slide;
-    const unsigned bit = static_cast<unsigned>(start - window_base);
-    starts |= uint64_t{1} << bit;
-    const uint64_t inside = ((uint64_t{2} << latency) - 1) << bit;
-    counters.busy_cycles += bit_count(inside & ~occupied);
-    occupied |= inside;
+    starts |= uint64_t{1} << (start - window_base);
     ++counters.operations;
+    ++counters.busy_cycles;
 }
 
 FpuGrant FpuPool::issue(unsigned core_index, uint64_t cycle, FpuOpKind kind, unsigned divsqrt_latency) {
-    if (core_index >= cores_.size()) [[unlikely]]
+    if (core_index >= core_count_) [[unlikely]]
         throw_core_out_of_range(core_index);
     Core& core = cores_[core_index];
     if (kind == FpuOpKind::DivSqrt) [[unlikely]]
         return issue_divsqrt(core, cycle, divsqrt_latency ? divsqrt_latency : default_divsqrt_latency_);
 
-    // The candidate free first wins; stop early at one free in the requested cycle (lowest index first).
-    uint64_t candidates = core.candidates;
-    unsigned best = static_cast<unsigned>(std::countr_zero(candidates));
-    uint64_t best_start = fpus_[best].first_free(cycle);
-    candidates &= candidates - 1;
-    while (candidates != 0 && best_start != cycle) {
-        const unsigned f = static_cast<unsigned>(std::countr_zero(candidates));
-        const uint64_t start = fpus_[f].first_free(cycle);
-        if (start < best_start) {
-            best = f;
-            best_start = start;
-        }
-        candidates &= candidates - 1;
-    }
+    unsigned best = core.only_fpu;
+    uint64_t best_start;
+    if (best != kSeveralFpus)
+        best_start = fpus_[best].first_free(cycle);
+    else
+        std::tie(best, best_start) = earliest_free(core.candidates, cycle);
 
-    const unsigned latency = latency_[static_cast<unsigned>(kind)];
     Fpu& fpu = fpus_[best];
-    fpu.take(best_start, latency);
+    fpu.take(best_start);
+    if (some_core_chooses_) track_start(best, best_start);
     const uint64_t waited = best_start - cycle;
     fpu.counters.contention_cycles += waited;
     core.counters.fpu_contention_cycles += waited;
     ++core.counters.fpu_operations;
-    return {best_start, best_start + 1 + latency, best};
+    return {best_start, best_start + 1 + latency_[static_cast<unsigned>(kind)], best};
+}
+
+// The first cycle with a candidate free, and there the lowest index. Searching cycle by cycle costs one
+// step per cycle waited, whatever the number of candidates.
+std::pair<unsigned, uint64_t> FpuPool::earliest_free(uint64_t candidates, uint64_t cycle) const {
+    for (uint64_t start = std::max(cycle, oldest_tracked_start());; ++start) {
+        const CycleSlot& slot = fpus_taken_at_[start % kTrackedCycles];
+        const uint64_t free = candidates & ~(slot.cycle == start ? slot.fpus_taken : 0);
+        if (free != 0) return {static_cast<unsigned>(std::countr_zero(free)), start};
+    }
+}
+
+void FpuPool::track_start(unsigned fpu, uint64_t start) {
+    if (start < oldest_tracked_start()) return; // the table no longer covers it: nobody looks there
+    newest_start_ = std::max(newest_start_, start);
+    CycleSlot& slot = fpus_taken_at_[start % kTrackedCycles];
+    if (slot.cycle != start) slot = {start, 0};
+    slot.fpus_taken |= uint64_t{1} << fpu;
 }
 
 FpuGrant FpuPool::issue_divsqrt(Core& core, uint64_t cycle, unsigned latency) {
@@ -168,8 +176,8 @@ FpuGrant FpuPool::issue_divsqrt(Core& core, uint64_t cycle, unsigned latency) {
 }
 
 void FpuPool::throw_core_out_of_range(unsigned core) const {
-    throw std::invalid_argument(fmt::format("FPU pool (mapping '{}'): core {} is out of range 0..{}", mapping_,
-                                            core, cores_.size() - 1));
+    throw std::invalid_argument(fmt::format("FPU pool (mapping '{}'): core {} is out of range 0..{}",
+                                            mapping_, core, core_count_ - 1));
 }
 
 } // namespace pulpsim

@@ -17,9 +17,10 @@
 // at or after its cycle. The clock engine presents one cycle's requests in a priority order that rotates
 // every cycle, which makes this round-robin. A request may name a cycle earlier than one already granted
 // (a core whose instruction waited for an operand issues later than the engine's current cycle); it
-// still gets any free slot before that grant, as long as it lies in the FPU's history window (the
-// 63 - latency cycles before its latest operation). Older requests are served as if issued at the start
-// of the window.
+// still gets any free slot before that grant, as long as it lies in the history window: for a core with
+// one candidate FPU the 64 cycles up to that FPU's latest start, for a core with several the 64 cycles up
+// to the latest start on any FPU. Older requests are served as if issued at the start of the window.
+// Div/sqrt units keep no history: each request queues behind the last one granted.
 //
 // Ignores:
 // - Operand forwarding and the core's own dependency stalls (the core's scoreboard waits on ready).
@@ -27,14 +28,17 @@
 //   cycle and with the integer pipeline.
 // - Width: a packed FP16 SIMD operation (vfmac.h, vfdotpex.s.h) counts as one operation, like FP32.
 // - The interconnect between cores and FPUs (no extra request/response cycles).
-// - A core's rule that its other FP operations wait while its own div/sqrt is in flight: the core keeps
-//   that (Hart::fpu_free_). Div/sqrt requests are queued in the order seen, without the history window.
+// - Whether a core's other FP operations wait while its own div/sqrt is in flight: that is the core's
+//   rule (Hart::fpu_free_), not the pool's.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace pulpsim {
@@ -48,7 +52,8 @@ enum class FpuOpKind : uint8_t {
 // A named core-to-FPU mapping. The pool asks it once, at construction, for each core's candidate FPUs.
 struct FpuMapping {
     std::string_view summary;
-    // Empty when `cores` cores and `fpus` FPUs can use this mapping, else why not (one line).
+    // Empty when `cores` cores and `fpus` FPUs can use this mapping, else why not (one line); nullptr when
+    // every configuration can.
     std::string (*reject)(unsigned cores, unsigned fpus);
     // The FPUs `core` may use: bit f set = FPU f. Never empty.
     uint64_t (*candidates)(unsigned core, unsigned cores, unsigned fpus);
@@ -61,11 +66,11 @@ std::string fpu_mapping_names();
 
 struct FpuPoolConfig {
     unsigned cores = 8;
-    unsigned fpus = 8;                   // 1..kMaxFpus
-    std::string mapping = "private";     // a key of fpu_mappings()
-    unsigned addmul_latency = 0;         // FPU_ADDMUL_LAT, 0..kMaxPipelineLatency
-    unsigned other_latency = 0;          // FPU_OTHERS_LAT, 0..kMaxPipelineLatency
-    unsigned divsqrt_units = 1;          // 1..kMaxFpus, shared by all cores
+    unsigned fpus = 8;                     // 1..kMaxFpus
+    std::string mapping = "private";       // a key of fpu_mappings()
+    unsigned addmul_latency = 0;           // FPU_ADDMUL_LAT
+    unsigned other_latency = 0;            // FPU_OTHERS_LAT
+    unsigned divsqrt_units = 1;            // 1..kMaxFpus, shared by all cores
     unsigned default_divsqrt_latency = 19; // for issue() calls that give none
 };
 
@@ -78,13 +83,15 @@ struct FpuGrant {
 // Counters of one FPU or div/sqrt unit.
 struct FpuUnitCounters {
     uint64_t operations = 0;
-    uint64_t busy_cycles = 0;       // cycles with at least one operation inside the unit
+    // Cycles the unit could not take another operation: for a pipelined FPU the cycles it took one (so
+    // equal to operations), for a div/sqrt unit the cycles it worked. busy / cycles is the utilisation.
+    uint64_t busy_cycles = 0;
     uint64_t contention_cycles = 0; // cycles operations waited for this unit
 };
 
 // Counters of one core's use of the pool.
 struct CoreFpuCounters {
-    uint64_t fpu_operations = 0;     // AddMul and Other
+    uint64_t fpu_operations = 0; // AddMul and Other
     uint64_t divsqrt_operations = 0;
     uint64_t fpu_contention_cycles = 0;     // waited for an FPU
     uint64_t divsqrt_contention_cycles = 0; // waited for a div/sqrt unit
@@ -94,8 +101,7 @@ struct CoreFpuCounters {
 
 class FpuPool {
   public:
-    static constexpr unsigned kMaxFpus = 64;             // candidate sets are 64-bit masks
-    static constexpr unsigned kMaxPipelineLatency = 31;  // keeps 32 cycles of history in the window
+    static constexpr unsigned kMaxFpus = 64; // candidate sets are 64-bit masks
 
     // Throws std::invalid_argument (one line) for an unknown mapping or an impossible configuration.
     explicit FpuPool(const FpuPoolConfig& config);
@@ -108,7 +114,7 @@ class FpuPool {
     // Forgets every operation and zeroes the counters.
     void reset();
 
-    unsigned core_count() const { return static_cast<unsigned>(cores_.size()); }
+    unsigned core_count() const { return core_count_; }
     unsigned fpu_count() const { return static_cast<unsigned>(fpus_.size()); }
     unsigned divsqrt_unit_count() const { return static_cast<unsigned>(divsqrt_units_.size()); }
     const std::string& mapping() const { return mapping_; }
@@ -119,34 +125,50 @@ class FpuPool {
     const CoreFpuCounters& core(unsigned index) const { return cores_.at(index).counters; }
 
   private:
-    // A pipelined FPU remembers the 64 cycles from window_base: which ones start an operation and which
-    // ones have one in the pipeline.
+    // A pipelined FPU remembers which of the 64 cycles from window_base start an operation.
     struct Fpu {
         uint64_t window_base = 0;
-        uint64_t starts = 0;   // bit i: an operation starts at window_base + i
-        uint64_t occupied = 0; // bit i: an operation is inside at window_base + i
+        uint64_t starts = 0; // bit i: an operation starts at window_base + i
         FpuUnitCounters counters;
         uint64_t first_free(uint64_t cycle) const;
-        void take(uint64_t cycle, unsigned latency);
+        void take(uint64_t start);
     };
     struct DivSqrtUnit {
         uint64_t free_from = 0; // first cycle it takes a new operation
         FpuUnitCounters counters;
     };
+    static constexpr unsigned kSeveralFpus = ~0u;
     struct Core {
         uint64_t candidates = 0;
+        unsigned only_fpu = kSeveralFpus; // the one candidate, if there is one: no search
         CoreFpuCounters counters;
     };
 
+    // For cores with several candidates: which FPUs start an operation in each of the last
+    // kTrackedCycles cycles up to the newest start (the per-FPU windows, seen by cycle).
+    static constexpr uint64_t kTrackedCycles = 64;
+    struct CycleSlot {
+        uint64_t cycle;
+        uint64_t fpus_taken; // bit f: FPU f starts an operation in `cycle`
+    };
+    uint64_t oldest_tracked_start() const {
+        return newest_start_ < kTrackedCycles ? 0 : newest_start_ - (kTrackedCycles - 1);
+    }
+    std::pair<unsigned, uint64_t> earliest_free(uint64_t candidates, uint64_t cycle) const; // FPU, start
+    void track_start(unsigned fpu, uint64_t start);
     FpuGrant issue_divsqrt(Core& core, uint64_t cycle, unsigned latency);
     [[noreturn]] void throw_core_out_of_range(unsigned core) const;
 
     std::string mapping_;
+    unsigned core_count_;
     unsigned latency_[2]; // by FpuOpKind::AddMul, FpuOpKind::Other
     unsigned default_divsqrt_latency_;
     std::vector<Fpu> fpus_;
     std::vector<DivSqrtUnit> divsqrt_units_;
     std::vector<Core> cores_;
+    bool some_core_chooses_ = false; // keep fpus_taken_at_
+    std::array<CycleSlot, kTrackedCycles> fpus_taken_at_;
+    uint64_t newest_start_ = 0;
 };
 
 } // namespace pulpsim

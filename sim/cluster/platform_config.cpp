@@ -25,6 +25,7 @@ namespace {
 
 constexpr uint64_t kKiB = 1024, kMiB = 1024 * kKiB, kGiB = 1024 * kMiB;
 constexpr uint64_t kAddressSpace = uint64_t{1} << 32;
+constexpr uint64_t kMaxFpuPipelineLatency = 31; // far beyond any FPU_ADDMUL_LAT / FPU_OTHERS_LAT in use
 
 [[noreturn]] void fail(const std::string& message) {
     throw std::runtime_error(message);
@@ -265,10 +266,10 @@ const std::vector<Key>& key_table() {
             "fpu.count", integer(1, FpuPool::kMaxFpus), [](auto& c) -> auto& { return c.fpu.count; }));
         t.push_back(fpu_mapping_key("fpu.mapping"));
         t.push_back(integer_key(
-            "fpu.addmul_latency", integer(0, FpuPool::kMaxPipelineLatency),
+            "fpu.addmul_latency", integer(0, kMaxFpuPipelineLatency),
             [](auto& c) -> auto& { return c.fpu.addmul_latency; }));
         t.push_back(integer_key(
-            "fpu.other_latency", integer(0, FpuPool::kMaxPipelineLatency),
+            "fpu.other_latency", integer(0, kMaxFpuPipelineLatency),
             [](auto& c) -> auto& { return c.fpu.other_latency; }));
         t.push_back(integer_key(
             "fpu.divsqrt_units", integer(1, FpuPool::kMaxFpus),

@@ -6,6 +6,9 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "cluster/cluster_system.hpp"
+#include "memory/tcdm_interconnect.hpp"
+
 namespace pulpsim {
 namespace {
 
@@ -22,52 +25,100 @@ double ratio(uint64_t a, uint64_t b) {
     return b ? static_cast<double>(a) / static_cast<double>(b) : 0.0;
 }
 
-nlohmann::ordered_json stalls_json(const std::array<uint64_t, static_cast<size_t>(StallKind::Count)>& s) {
+using StallArray = std::array<uint64_t, static_cast<size_t>(StallKind::Count)>;
+
+nlohmann::ordered_json stalls_json(const StallArray& s) {
     nlohmann::ordered_json j;
     for (size_t k = 0; k < s.size(); ++k)
         j[stall_name(static_cast<StallKind>(k))] = s[k];
     return j;
 }
 
+uint64_t total_instret(const RunView& v) {
+    uint64_t n = 0;
+    for (const Hart* h : v.harts)
+        n += h->stats().instret;
+    return n;
+}
+
+// FP operations one cycle can start: one per FPU.
+unsigned ideal_macs_per_cycle(const RunView& v) {
+    return v.fpus ? v.fpus : static_cast<unsigned>(v.harts.size());
+}
+
 } // namespace
 
-nlohmann::ordered_json report_json(const BareMachine& sys, const RunOutcome& out) {
-    const Hart& h = sys.hart();
-    const CoreStats& st = h.stats();
+RunView run_view(const BareMachine& m) {
+    RunView v;
+    v.program = m.elf().path();
+    v.platform = "bare";
+    v.harts = {&m.hart()};
+    v.host = &m.host();
+    const CoreTiming& t = m.options().timing;
+    v.config = {{"fpu.addmul_latency", std::to_string(t.fpu_addmul_latency)},
+                {"fpu.other_latency", std::to_string(t.fpu_other_latency)},
+                {"fpu.divsqrt_latency", std::to_string(t.fdiv_latency)},
+                {"fpu.divsqrt_exact_latency", std::to_string(t.fdiv_exact_latency)}};
+    v.cycles = m.hart().cycle();
+    v.fpus = 1;
+    return v;
+}
+
+RunView run_view(const ClusterMachine& m) {
+    RunView v;
+    v.program = m.elf().path();
+    v.platform = m.config().platform.name;
+    for (const auto& h : m.harts())
+        v.harts.push_back(h.get());
+    v.host = &m.host();
+    v.tcdm = &m.tcdm();
+    v.config = describe(m.config());
+    v.cycles = m.cycles();
+    v.fpus = std::min<unsigned>(m.config().fpu.count, m.config().total_cores());
+    return v;
+}
+
+nlohmann::ordered_json report_json(const RunView& v, const RunOutcome& out) {
     nlohmann::ordered_json j;
-    j["program"] = std::filesystem::path(sys.elf().path()).filename().string();
-    j["platform"] = "bare";
+    j["program"] = std::filesystem::path(v.program).filename().string();
+    j["platform"] = v.platform;
     j["outcome"] = outcome_name(out.kind);
     j["exit_code"] = out.exit_status;
     if (!out.message.empty()) j["message"] = out.message;
-    j["cycles"] = h.cycle();
-    j["instret"] = st.instret;
-    j["ipc"] = ratio(st.instret, h.cycle());
+    j["cycles"] = v.cycles;
+    j["instret"] = total_instret(v);
+    j["ipc"] = ratio(total_instret(v), v.cycles);
 
-    nlohmann::ordered_json core;
-    core["id"] = h.hartid();
-    core["cycles"] = h.cycle();
-    core["instret"] = st.instret;
-    core["cpi"] = ratio(h.cycle(), st.instret);
-    core["stalls"] = stalls_json(st.stall_cycles);
-    nlohmann::ordered_json counters;
-    counters["loads"] = st.loads();
-    counters["stores"] = st.stores();
-    counters["branches"] = st.count(InsnClass::Branch);
-    counters["branches_taken"] = st.branches_taken;
-    counters["jumps"] = st.count(InsnClass::Jump);
-    counters["compressed"] = st.compressed();
-    counters["load_use_hazards"] = st.load_use_hazards;
-    counters["jump_register_hazards"] = st.jump_register_hazards;
-    counters["fp_instructions"] = st.count(InsnClass::Fp) + st.count(InsnClass::FpDivSqrt);
-    counters["mul_div"] = st.count(InsnClass::Mul) + st.count(InsnClass::MulHigh) + st.count(InsnClass::Div);
-    counters["csr"] = st.count(InsnClass::Csr);
-    counters["hwloop_setup"] = st.count(InsnClass::HwLoop);
-    core["counters"] = counters;
-    j["cores"] = nlohmann::ordered_json::array({core});
+    nlohmann::ordered_json cores = nlohmann::ordered_json::array();
+    for (const Hart* h : v.harts) {
+        const CoreStats& st = h->stats();
+        nlohmann::ordered_json core;
+        core["id"] = h->hartid();
+        core["cycles"] = h->cycle();
+        core["instret"] = st.instret;
+        core["cpi"] = ratio(h->cycle(), st.instret);
+        core["stalls"] = stalls_json(st.stall_cycles);
+        nlohmann::ordered_json counters;
+        counters["loads"] = st.loads();
+        counters["stores"] = st.stores();
+        counters["branches"] = st.count(InsnClass::Branch);
+        counters["branches_taken"] = st.branches_taken;
+        counters["jumps"] = st.count(InsnClass::Jump);
+        counters["compressed"] = st.compressed();
+        counters["load_use_hazards"] = st.load_use_hazards;
+        counters["jump_register_hazards"] = st.jump_register_hazards;
+        counters["fp_instructions"] = st.count(InsnClass::Fp) + st.count(InsnClass::FpDivSqrt);
+        counters["mul_div"] =
+            st.count(InsnClass::Mul) + st.count(InsnClass::MulHigh) + st.count(InsnClass::Div);
+        counters["csr"] = st.count(InsnClass::Csr);
+        counters["hwloop_setup"] = st.count(InsnClass::HwLoop);
+        core["counters"] = counters;
+        cores.push_back(core);
+    }
+    j["cores"] = cores;
 
     nlohmann::ordered_json regions = nlohmann::ordered_json::array();
-    for (const RegionRecord& r : sys.host().regions()) {
+    for (const RegionRecord& r : v.host->regions()) {
         nlohmann::ordered_json rj;
         rj["name"] = r.name;
         rj["count"] = r.count;
@@ -75,67 +126,105 @@ nlohmann::ordered_json report_json(const BareMachine& sys, const RunOutcome& out
         rj["instret"] = r.instret;
         rj["macs"] = r.macs;
         rj["mac_per_cycle"] = ratio(r.macs, r.cycles);
+        rj["ideal_mac_per_cycle"] = ideal_macs_per_cycle(v);
+        rj["fpu_utilisation"] = ratio(r.macs, r.cycles * ideal_macs_per_cycle(v));
         rj["stalls"] = stalls_json(r.stalls);
         regions.push_back(rj);
     }
     j["regions"] = regions;
 
-    const CoreTiming& t = sys.options().timing;
+    if (v.tcdm) {
+        nlohmann::ordered_json banks = nlohmann::ordered_json::array();
+        const TcdmCounters& c = v.tcdm->counters();
+        for (size_t b = 0; b < c.banks.size(); ++b)
+            banks.push_back(
+                {{"bank", b}, {"accesses", c.banks[b].accesses}, {"conflicts", c.banks[b].conflict_cycles}});
+        j["tcdm"] = {{"accesses", c.accesses()}, {"conflicts", c.conflict_cycles()}, {"banks", banks}};
+    }
     nlohmann::ordered_json cfg;
-    cfg["core.fpu_addmul_latency"] = t.fpu_addmul_latency;
-    cfg["core.fpu_other_latency"] = t.fpu_other_latency;
-    cfg["core.fdiv_latency"] = t.fdiv_latency;
-    cfg["core.fdiv_exact_latency"] = t.fdiv_exact_latency;
+    for (const auto& [key, value] : v.config)
+        cfg[key] = value;
     j["config"] = cfg;
     return j;
 }
 
-std::string report_csv(const BareMachine& sys, const RunOutcome&) {
-    const Hart& h = sys.hart();
-    const CoreStats& st = h.stats();
+std::string report_csv(const RunView& v, const RunOutcome&) {
     std::string csv = "scope,name,cycles,instret,macs,mac_per_cycle";
-    for (size_t k = 0; k < st.stall_cycles.size(); ++k)
+    for (size_t k = 0; k < static_cast<size_t>(StallKind::Count); ++k)
         csv += fmt::format(",{}", stall_name(static_cast<StallKind>(k)));
     csv += "\n";
-    csv += fmt::format("run,total,{},{},,", h.cycle(), st.instret);
-    for (auto v : st.stall_cycles)
-        csv += fmt::format(",{}", v);
-    csv += "\n";
-    for (const RegionRecord& r : sys.host().regions()) {
+    for (const Hart* h : v.harts) {
+        csv += fmt::format("core,{},{},{},,", h->hartid(), h->cycle(), h->stats().instret);
+        for (auto s : h->stats().stall_cycles)
+            csv += fmt::format(",{}", s);
+        csv += "\n";
+    }
+    for (const RegionRecord& r : v.host->regions()) {
         csv += fmt::format("region,{},{},{},{},{:.6f}", r.name, r.cycles, r.instret, r.macs,
                            ratio(r.macs, r.cycles));
-        for (auto v : r.stalls)
-            csv += fmt::format(",{}", v);
+        for (auto s : r.stalls)
+            csv += fmt::format(",{}", s);
         csv += "\n";
+    }
+    if (v.tcdm) {
+        const TcdmCounters& c = v.tcdm->counters();
+        for (size_t b = 0; b < c.banks.size(); ++b)
+            csv += fmt::format("bank,{},,{},,{}\n", b, c.banks[b].accesses, c.banks[b].conflict_cycles);
     }
     return csv;
 }
 
-void print_report_table(std::ostream& os, const BareMachine& sys, const RunOutcome& out) {
-    const Hart& h = sys.hart();
-    const CoreStats& st = h.stats();
-    os << fmt::format("\n== pulpsim report: {} (bare mode, 1 core) ==\n", sys.elf().path());
+void print_report_table(std::ostream& os, const RunView& v, const RunOutcome& out) {
+    const uint64_t instret = total_instret(v);
+    os << fmt::format("\n== pulpsim report: {} ({}, {} core{}) ==\n", v.program,
+                      v.platform == "bare" ? "bare mode" : "platform " + v.platform, v.harts.size(),
+                      v.harts.size() == 1 ? "" : "s");
     os << fmt::format("outcome        {} (exit code {})\n", outcome_name(out.kind), out.exit_status);
-    os << fmt::format("cycles         {}\n", h.cycle());
-    os << fmt::format("instructions   {}\n", st.instret);
-    os << fmt::format("CPI            {:.3f}\n", ratio(h.cycle(), st.instret));
+    os << fmt::format("cycles         {}\n", v.cycles);
+    os << fmt::format("instructions   {}\n", instret);
+    os << fmt::format("IPC            {:.3f}\n", ratio(instret, v.cycles));
     os << fmt::format("host speed     {:.1f} M instr/s ({:.3f} s)\n",
-                      out.host_seconds > 0 ? static_cast<double>(st.instret) / out.host_seconds / 1e6 : 0.0,
+                      out.host_seconds > 0 ? static_cast<double>(instret) / out.host_seconds / 1e6 : 0.0,
                       out.host_seconds);
-    os << "\nstall cycles\n";
-    for (size_t k = 0; k < st.stall_cycles.size(); ++k)
-        os << fmt::format("  {:<16}{:>14}  {:5.1f}%\n", stall_name(static_cast<StallKind>(k)),
-                          st.stall_cycles[k], 100.0 * ratio(st.stall_cycles[k], h.cycle()));
-    os << fmt::format("\nloads {}  stores {}  branches {} (taken {})  jumps {}  compressed {}\n", st.loads(),
-                      st.stores(), st.count(InsnClass::Branch), st.branches_taken, st.count(InsnClass::Jump),
-                      st.compressed());
-    const auto& regions = sys.host().regions();
+
+    os << fmt::format("\n{:<6}{:>12}{:>12}{:>7}", "core", "cycles", "instret", "CPI");
+    const size_t kinds = static_cast<size_t>(StallKind::Count);
+    for (size_t k = 0; k < kinds; ++k) {
+        std::string name = stall_name(static_cast<StallKind>(k));
+        os << fmt::format("{:>10}", name.substr(0, 9));
+    }
+    os << "\n";
+    for (const Hart* h : v.harts) {
+        const CoreStats& st = h->stats();
+        os << fmt::format("{:<6}{:>12}{:>12}{:>7.2f}", h->hartid(), h->cycle(), st.instret,
+                          ratio(h->cycle(), st.instret));
+        for (size_t k = 0; k < kinds; ++k)
+            os << fmt::format("{:>10}", st.stall_cycles[k]);
+        os << "\n";
+    }
+    if (v.harts.size() == 1) {
+        const CoreStats& st = v.harts[0]->stats();
+        os << fmt::format("\nloads {}  stores {}  branches {} (taken {})  jumps {}  compressed {}\n",
+                          st.loads(), st.stores(), st.count(InsnClass::Branch), st.branches_taken,
+                          st.count(InsnClass::Jump), st.compressed());
+    }
+    if (v.tcdm) {
+        const TcdmCounters& c = v.tcdm->counters();
+        os << fmt::format("\nTCDM: {} accesses, {} conflict cycles ({:.2f}%)\n", c.accesses(),
+                          c.conflict_cycles(), 100.0 * ratio(c.conflict_cycles(), c.accesses()));
+        os << "bank conflicts:";
+        for (size_t b = 0; b < c.banks.size(); ++b)
+            os << fmt::format(" {}:{}", b, c.banks[b].conflict_cycles);
+        os << "\n";
+    }
+    const auto& regions = v.host->regions();
     if (!regions.empty()) {
-        os << fmt::format("\n{:<20}{:>6}{:>14}{:>14}{:>12}{:>10}\n", "region", "runs", "cycles", "instret",
-                          "MACs", "MAC/cyc");
+        os << fmt::format("\n{:<20}{:>6}{:>14}{:>14}{:>12}{:>10}{:>10}\n", "region", "runs", "cycles",
+                          "instret", "MACs", "MAC/cyc", "FPU util");
         for (const RegionRecord& r : regions)
-            os << fmt::format("{:<20}{:>6}{:>14}{:>14}{:>12}{:>10.3f}\n", r.name, r.count, r.cycles,
-                              r.instret, r.macs, ratio(r.macs, r.cycles));
+            os << fmt::format("{:<20}{:>6}{:>14}{:>14}{:>12}{:>10.3f}{:>9.1f}%\n", r.name, r.count, r.cycles,
+                              r.instret, r.macs, ratio(r.macs, r.cycles),
+                              100.0 * ratio(r.macs, r.cycles * ideal_macs_per_cycle(v)));
     }
     os.flush();
 }

@@ -5,14 +5,34 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "cluster/bare_system.hpp"
 
 namespace pulpsim {
 
-nlohmann::ordered_json report_json(const BareMachine& machine, const RunOutcome& outcome);
-std::string report_csv(const BareMachine& machine, const RunOutcome& outcome);
-void print_report_table(std::ostream& os, const BareMachine& machine, const RunOutcome& outcome);
+class ClusterMachine;
+class TcdmInterconnect;
+
+// What a report is made of, whichever platform ran.
+struct RunView {
+    std::string program;  // path of the ELF
+    std::string platform; // "bare" or the platform's name
+    std::vector<const Hart*> harts;
+    const HostServices* host = nullptr;
+    const TcdmInterconnect* tcdm = nullptr; // null in bare mode
+    std::vector<std::pair<std::string, std::string>> config;
+    uint64_t cycles = 0; // of the whole run
+    unsigned fpus = 0;   // FPUs the platform has (for the ideal MAC/cycle); 0: one per core
+};
+
+RunView run_view(const BareMachine& machine);
+RunView run_view(const ClusterMachine& machine);
+
+nlohmann::ordered_json report_json(const RunView& view, const RunOutcome& outcome);
+std::string report_csv(const RunView& view, const RunOutcome& outcome);
+void print_report_table(std::ostream& os, const RunView& view, const RunOutcome& outcome);
 
 // Writes `contents` to `path` through a temporary file and a rename, so a failed run leaves no partial file.
 void write_file_atomically(const std::string& path, const std::string& contents);

@@ -96,6 +96,8 @@ class Hart {
     // Executes one instruction (or takes one trap, or falls asleep): for engines that interleave cores.
     void step();
     bool asleep() const { return asleep_; }
+    // Makes run() return after the current instruction (another core has just been given work).
+    void end_quantum() { limit_ = 0; }
     // Ends a sleep: the core resumes at `cycle` (not before the cycle it fell asleep in) and replays the
     // instruction that put it to sleep; the time in between counts as sleep.
     void wake(uint64_t cycle);

@@ -16,10 +16,12 @@ def main():
     ap.add_argument("--sim", required=True)
     ap.add_argument("--programs", required=True, help="folder of the prebuilt bad_*.elf programs")
     ap.add_argument("--workdir", required=True)
+    ap.add_argument("--kernels", required=True, help="folder of the built kernels")
     args = ap.parse_args()
     os.makedirs(args.workdir, exist_ok=True)
     w = args.workdir
     p = lambda name: os.path.join(args.programs, f"bad_{name}.elf")
+    cluster_matmul = os.path.join(args.kernels, "matmul_fp32_parallel_rows.elf")
 
     text_file = os.path.join(w, "notes.txt")
     with open(text_file, "w") as f:
@@ -53,8 +55,14 @@ def main():
          r"did not finish within --max-cycles 5000"),
         ("unknown option", ["run", "--bare", "--frobnicate", p("runaway")], 2, r"frobnicate"),
         ("bad number", ["run", "--bare", "--max-cycles", "lots", p("runaway")], 2, r"--max-cycles: 'lots' is not"),
-        ("unknown setting", ["run", "--bare", "--set", "core.warp=9", p("runaway")], 2, r"unknown key 'core\.warp'"),
-        ("no platform", ["run", p("runaway")], 2, r"no platform given"),
+        ("unknown setting", ["run", "--set", "core.warp=9", p("runaway")], 2, r"unknown key 'core\.warp'"),
+        ("missing platform file", ["run", "--platform", os.path.join(w, "nope.yaml"), p("runaway")], 2, r"nope\.yaml"),
+        ("bare with platform", ["run", "--bare", "--platform", "x.yaml", p("runaway")], 2, r"exclude each other"),
+        ("cluster key in bare mode", ["run", "--bare", "--set", "tcdm.size=128KiB", p("runaway")], 2,
+         r"--set tcdm.size=128KiB: bare mode takes only the fpu"),
+        ("TCDM too small", ["run", "--set", "tcdm.size=16KiB", cluster_matmul], 2,
+         r"needs 57 KiB of TCDM but tcdm.size is 16 KiB"),
+        ("bad platform value", ["run", "--set", "tcdm.banks=12", p("runaway")], 2, r"tcdm.banks"),
         ("unknown command", ["frobnicate"], 2, r"unknown command 'frobnicate'"),
     ]
     failed = 0

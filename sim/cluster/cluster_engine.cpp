@@ -1,0 +1,80 @@
+#include "cluster/cluster_engine.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace pulpsim {
+
+ClusterEngine::ClusterEngine(std::vector<Hart*> harts, EventUnit& events)
+    : harts_(std::move(harts)), events_(events) {}
+
+// A fixed permutation of cycles: a rotation by `cycle % n` would let a loop whose period is a multiple of
+// n see the same order every time and always lose the same conflicts.
+unsigned ClusterEngine::first_in_order(uint64_t cycle) const {
+    const uint64_t mixed = (cycle + 1) * 0x9E3779B97F4A7C15ull;
+    return static_cast<unsigned>((mixed >> 32) % harts_.size());
+}
+
+bool ClusterEngine::check_stopped(Hart& h) {
+    if (!h.stopped()) return false;
+    finished_ = true;
+    stopper_ = &h;
+    now_ = std::max(now_, h.cycle()); // the run ends when the stopping instruction completes
+    return true;
+}
+
+uint64_t ClusterEngine::advance(uint64_t target) {
+    const unsigned n = static_cast<unsigned>(harts_.size());
+    while (!finished_ && now_ < target) {
+        events_.deliver_wakes(now_);
+        Hart* lone = nullptr;
+        unsigned awake = 0;
+        for (Hart* h : harts_) {
+            if (check_stopped(*h)) return now_;
+            if (!h->asleep()) {
+                ++awake;
+                lone = h;
+            }
+        }
+        if (awake == 0) {
+            if (events_.next_wake() == UINT64_MAX) {
+                std::string where;
+                for (const Hart* h : harts_)
+                    where += fmt::format(" core {} at pc {:#010x};", h->hartid(), h->pc());
+                harts_[0]->request_stop(
+                    StopReason::Error, 3,
+                    fmt::format("deadlock at cycle {}: every core is asleep waiting for an "
+                                "event that nothing will send ({})",
+                                now_, where.substr(1, where.size() - 2)));
+                finished_ = true;
+                stopper_ = harts_[0];
+                return now_;
+            }
+            now_ = std::min(events_.next_wake(), target);
+            continue;
+        }
+        if (awake == 1) {
+            // Nothing can interleave with it until the next wake-up: let it run in its own loop.
+            const uint64_t until = std::min(target, events_.next_wake());
+            if (lone->cycle() < until) lone->run(until);
+            if (check_stopped(*lone)) return now_;
+            now_ = std::max(now_ + 1, std::min(lone->asleep() ? events_.next_wake() : lone->cycle(), until));
+            continue;
+        }
+        uint64_t next = events_.next_wake();
+        unsigned i = first_in_order(now_);
+        for (unsigned k = 0; k < n; ++k, i = i + 1 == n ? 0 : i + 1) {
+            Hart& h = *harts_[i];
+            if (h.asleep()) continue;
+            if (h.cycle() <= now_) {
+                h.step();
+                if (check_stopped(h)) return now_;
+            }
+            if (!h.asleep()) next = std::min(next, h.cycle());
+        }
+        now_ = std::min(std::max(next, now_ + 1), target);
+    }
+    return now_;
+}
+
+} // namespace pulpsim

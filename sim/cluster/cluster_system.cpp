@@ -1,0 +1,128 @@
+#include "cluster/cluster_system.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <fmt/format.h>
+#include <stdexcept>
+
+namespace pulpsim {
+namespace {
+
+constexpr uint32_t kMaxDecodedCode = 8u << 20;
+
+std::string kib(uint64_t bytes) {
+    return bytes % 1024 == 0 ? fmt::format("{} KiB", bytes / 1024) : fmt::format("{} bytes", bytes);
+}
+
+} // namespace
+
+ClusterMachine::ClusterMachine(const ElfImage& elf, const PlatformConfig& config,
+                               const ClusterOptions& options)
+    : elf_(elf), config_(config), options_(options), host_(options.capture_output) {
+    validate(config_);
+    const unsigned cores = config_.total_cores();
+
+    TcdmConfig tc;
+    tc.base = config_.tcdm.base;
+    tc.size = config_.tcdm.size;
+    tc.banks = config_.tcdm.banks;
+    tc.ports = cores;
+    interconnect_ = std::make_unique<TcdmInterconnect>(tc);
+    arbiter_.interconnect = interconnect_.get();
+    tcdm_ram_ = &bus_.add_ram("tcdm", config_.tcdm.base, config_.tcdm.size);
+    Ram& l2 = bus_.add_ram("l2", config_.l2.base, config_.l2.size);
+    l2.set_access_latency(config_.l2.latency > 0 ? config_.l2.latency - 1 : 0);
+    place_program();
+
+    const CoreTiming timing = core_timing(config_);
+    std::vector<Hart*> raw;
+    for (unsigned i = 0; i < cores; ++i) {
+        harts_.push_back(std::make_unique<Hart>(bus_, host_, timing, i));
+        Hart& h = *harts_.back();
+        h.reset(elf_.entry(), 0);
+        h.set_fast_ram(tcdm_ram_);
+        h.set_data_arbiter(&arbiter_, i);
+        const auto [lo, hi] = elf_.code_range();
+        if (lo < hi) h.set_code_range(lo, std::min<uint32_t>(hi, lo + kMaxDecodedCode));
+        if (auto tohost = elf_.symbol("tohost")) h.watch_word(*tohost);
+        raw.push_back(&h);
+    }
+    EventUnitTiming eut;
+    eut.sleep_latency = config_.event_unit.sleep_latency;
+    eut.wake_latency = config_.event_unit.wake_latency;
+    events_ = std::make_unique<EventUnit>(raw, config_.cluster.cores, eut);
+    bus_.add_device("event_unit", kClusterPeripheralsBase, EventUnit::kWindowSize, *events_);
+    engine_ = std::make_unique<ClusterEngine>(raw, *events_);
+}
+
+void ClusterMachine::place_program() {
+    const uint64_t tcdm_lo = config_.tcdm.base;
+    // The linker may reserve more TCDM than the platform has: only what the program uses must fit.
+    for (const ElfSegment& s : elf_.segments()) {
+        const uint64_t lo = s.vaddr, hi = uint64_t{s.vaddr} + s.memsz;
+        if (lo >= tcdm_lo && lo < tcdm_lo + (16u << 20) && !bus_.find_ram(s.vaddr, s.memsz)) {
+            if (lo >= tcdm_lo && hi > tcdm_lo + config_.tcdm.size)
+                throw std::runtime_error(fmt::format(
+                    "{}: the program's L1 data [{:#010x}, {:#010x}) needs {} of TCDM but tcdm.size is {} "
+                    "(raise it with --set tcdm.size=...)",
+                    elf_.path(), lo, hi, kib(hi - tcdm_lo), kib(config_.tcdm.size)));
+        }
+        if (!bus_.find_ram(s.vaddr, s.memsz))
+            throw std::runtime_error(
+                fmt::format("{}: segment [{:#010x}, {:#010x}) lies outside the modelled memory "
+                            "({})",
+                            elf_.path(), lo, hi, bus_.describe()));
+        bus_.write_bytes(s.vaddr, s.bytes.data(), static_cast<uint32_t>(s.bytes.size()));
+    }
+}
+
+RunOutcome ClusterMachine::run_to_end() {
+    while (!engine_->finished() && engine_->cycle() < options_.max_cycles)
+        engine_->advance(options_.max_cycles);
+    return outcome();
+}
+
+RunOutcome ClusterMachine::outcome(double host_seconds) const {
+    RunOutcome out;
+    out.cycles = engine_->cycle();
+    out.host_seconds = host_seconds;
+    const Hart* stopper = engine_->stopper();
+    if (stopper && stopper->stop_reason() == StopReason::Exit) {
+        out.kind = RunOutcome::Kind::Exit;
+        out.exit_status = stopper->exit_code();
+    } else if (stopper && stopper->stop_reason() == StopReason::Error) {
+        out.kind = RunOutcome::Kind::Error;
+        out.exit_status = 3;
+        const std::string where = elf_.describe_address(stopper->pc());
+        out.message = fmt::format("core {}: {}{}", stopper->hartid(), stopper->stop_message(),
+                                  where.empty() ? "" : fmt::format(" [in {}]", where));
+    } else {
+        out.kind = RunOutcome::Kind::MaxCycles;
+        out.exit_status = 4;
+        out.message = fmt::format("the program did not finish within --max-cycles {}", options_.max_cycles);
+    }
+    return out;
+}
+
+ClusterSystem::ClusterSystem(sc_core::sc_module_name name, const ElfImage& elf, const PlatformConfig& config,
+                             const ClusterOptions& options)
+    : sc_core::sc_module(name), machine_(elf, config, options) {
+    for (unsigned i = 0; i < config.total_cores(); ++i)
+        blocks_.push_back(
+            std::make_unique<BlockModule>(fmt::format("core{}", i).c_str(), "CV32E40P-class hart"));
+    blocks_.push_back(std::make_unique<BlockModule>("tcdm", "banked L1 behind the logarithmic interconnect"));
+    blocks_.push_back(std::make_unique<BlockModule>("l2", "L2 memory behind the cluster bus"));
+    blocks_.push_back(std::make_unique<BlockModule>("event_unit", "fork/join, barriers, mutex, sleep/wake"));
+    auto progress = [this, options](uint64_t cycles, double seconds) {
+        if (!options.show_progress) return;
+        std::fprintf(stderr, "\r[pulpsim] %.1f M cycles, %.1f M cycles/s   ",
+                     static_cast<double>(cycles) / 1e6, static_cast<double>(cycles) / seconds / 1e6);
+        std::fflush(stderr);
+    };
+    clock_ = std::make_unique<ClockEngine>(
+        "clock_engine", sc_core::sc_time(1, sc_core::SC_NS), config.engine.quantum, options.max_cycles,
+        [this](uint64_t target) { return machine_.advance(target); }, [this] { return machine_.finished(); },
+        progress);
+}
+
+} // namespace pulpsim

@@ -1,0 +1,103 @@
+// A PULP cluster platform: worker cores (plus an optional cluster-controller core) sharing a banked TCDM
+// through the logarithmic interconnect, L2 behind the cluster bus, the event unit, and the host services.
+// Built from a PlatformConfig (configs/platforms/*.yaml).
+//
+// Memory map: TCDM at tcdm.base (0x1000_0000), cluster peripherals (event unit) at 0x1020_0000, L2 at
+// l2.base (0x1C00_0000). Every core starts at the ELF entry point; the runtime parks all but core 0.
+//
+// Ignores (for now): instruction-cache misses (fetch is free), the shared FPU pool (each core has the
+// private FPU timing of sim/core) and the DMA.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "cluster/bare_system.hpp"
+#include "cluster/clock_engine.hpp"
+#include "cluster/cluster_engine.hpp"
+#include "cluster/event_unit.hpp"
+#include "cluster/host_services.hpp"
+#include "cluster/platform_config.hpp"
+#include "memory/tcdm_interconnect.hpp"
+
+namespace pulpsim {
+
+struct ClusterOptions {
+    uint64_t max_cycles = 10'000'000'000ull;
+    bool capture_output = false;
+    bool show_progress = false;
+};
+
+inline constexpr uint32_t kClusterPeripheralsBase = 0x10200000u;
+
+// The cluster as plain C++: tests and benchmarks drive it directly; ClusterSystem wraps it in SystemC.
+class ClusterMachine {
+  public:
+    // Throws std::runtime_error naming the file, segment or key when the program does not fit the platform.
+    ClusterMachine(const ElfImage& elf, const PlatformConfig& config, const ClusterOptions& options);
+
+    // Runs to the end of the program (or max_cycles) without SystemC.
+    RunOutcome run_to_end();
+    uint64_t advance(uint64_t target) { return engine_->advance(target); }
+    bool finished() const { return engine_->finished(); }
+    RunOutcome outcome(double host_seconds = 0) const;
+
+    const std::vector<std::unique_ptr<Hart>>& harts() const { return harts_; }
+    const HostServices& host() const { return host_; }
+    const TcdmInterconnect& tcdm() const { return *interconnect_; }
+    const EventUnit& event_unit() const { return *events_; }
+    AddressMap& memory() { return bus_; }
+    const ElfImage& elf() const { return elf_; }
+    const PlatformConfig& config() const { return config_; }
+    uint64_t cycles() const { return engine_->cycle(); }
+
+  private:
+    struct TcdmArbiter : DataArbiter {
+        TcdmInterconnect* interconnect = nullptr;
+        uint64_t grant(unsigned port, uint32_t addr, uint64_t cycle, bool is_write) override {
+            return interconnect->request(port, addr, cycle, is_write);
+        }
+    };
+    void place_program();
+
+    const ElfImage& elf_;
+    PlatformConfig config_;
+    ClusterOptions options_;
+    AddressMap bus_;
+    HostServices host_;
+    Ram* tcdm_ram_ = nullptr;
+    std::unique_ptr<TcdmInterconnect> interconnect_;
+    TcdmArbiter arbiter_;
+    std::vector<std::unique_ptr<Hart>> harts_;
+    std::unique_ptr<EventUnit> events_;
+    std::unique_ptr<ClusterEngine> engine_;
+};
+
+// Names a hardware block in the SystemC hierarchy; its behaviour lives in the plain C++ model.
+class BlockModule : public sc_core::sc_module {
+  public:
+    BlockModule(sc_core::sc_module_name name, std::string what)
+        : sc_core::sc_module(name), what_(std::move(what)) {}
+    const std::string& what() const { return what_; }
+
+  private:
+    std::string what_;
+};
+
+class ClusterSystem : public sc_core::sc_module {
+  public:
+    ClusterSystem(sc_core::sc_module_name name, const ElfImage& elf, const PlatformConfig& config,
+                  const ClusterOptions& options);
+
+    RunOutcome outcome() const { return machine_.outcome(clock_->host_seconds()); }
+    const ClusterMachine& machine() const { return machine_; }
+
+  private:
+    ClusterMachine machine_;
+    std::vector<std::unique_ptr<BlockModule>> blocks_;
+    std::unique_ptr<ClockEngine> clock_;
+};
+
+} // namespace pulpsim

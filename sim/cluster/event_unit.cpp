@@ -1,0 +1,126 @@
+#include "cluster/event_unit.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace pulpsim {
+
+EventUnit::EventUnit(std::vector<Hart*> harts, unsigned workers, const EventUnitTiming& timing)
+    : harts_(std::move(harts)), workers_(workers), timing_(timing), cores_(harts_.size()),
+      team_mask_(workers >= 32 ? ~0u : (1u << workers) - 1) {}
+
+void EventUnit::sleep(unsigned core) {
+    CoreState& c = cores_[core];
+    c.waiting = true;
+    c.asleep_since = now(core);
+    harts_[core]->sleep_until_woken();
+}
+
+void EventUnit::schedule_wake(unsigned core, uint64_t event_cycle, unsigned waker) {
+    CoreState& c = cores_[core];
+    if (!c.waiting) return;
+    harts_[waker]->end_quantum(); // the engine must interleave the woken core from now on
+    c.waiting = false;
+    c.wake_at = std::max(event_cycle, c.asleep_since + timing_.sleep_latency) + timing_.wake_latency;
+    next_wake_ = std::min(next_wake_, c.wake_at);
+}
+
+void EventUnit::deliver_wakes(uint64_t cycle) {
+    if (cycle < next_wake_) return;
+    uint64_t next = UINT64_MAX;
+    for (size_t i = 0; i < cores_.size(); ++i) {
+        CoreState& c = cores_[i];
+        if (c.wake_at <= cycle) {
+            harts_[i]->wake(c.wake_at);
+            c.wake_at = UINT64_MAX;
+        } else {
+            next = std::min(next, c.wake_at);
+        }
+    }
+    next_wake_ = next;
+}
+
+uint32_t EventUnit::read(uint32_t offset, unsigned, unsigned core) {
+    CoreState& c = cores_.at(core);
+    switch (offset) {
+    case kCoreId: return core;
+    case kNumCores: return workers_;
+    case kDispatchWait:
+        if (!c.dispatch_pending) sleep(core);
+        c.dispatch_pending = false;
+        return c.fn;
+    case kDispatchGetArg: return c.arg;
+    case kBarrierWait: {
+        if (c.barrier_passed) {
+            c.barrier_passed = false;
+            return 0;
+        }
+        const uint32_t bit = 1u << core;
+        if (!(team_mask_ & bit))
+            harts_[core]->fail(fmt::format(
+                "core {} waits at a barrier of a team it is not in (team mask {:#x})", core, team_mask_));
+        barrier_arrived_ |= bit;
+        if ((barrier_arrived_ & team_mask_) != team_mask_) sleep(core);
+        // The last core to arrive releases the others and goes on.
+        ++counters_.barriers;
+        for (unsigned i = 0; i < cores_.size(); ++i)
+            if ((barrier_arrived_ & (1u << i)) && i != core) {
+                cores_[i].barrier_passed = true;
+                schedule_wake(i, now(core), core);
+            }
+        barrier_arrived_ = 0;
+        return 0;
+    }
+    case kMutexLock:
+        if (c.mutex_granted) {
+            c.mutex_granted = false;
+            return 0;
+        }
+        if (mutex_owner_ < 0) {
+            mutex_owner_ = static_cast<int>(core);
+            return 0;
+        }
+        ++counters_.mutex_waits;
+        mutex_waiters_.push_back(core);
+        sleep(core);
+    default: return 0;
+    }
+}
+
+void EventUnit::write(uint32_t offset, unsigned, uint32_t value, unsigned core) {
+    switch (offset) {
+    case kTeamMask:
+        if (value == 0) harts_[core]->fail("team mask 0: a team needs at least one core");
+        if (value >> cores_.size())
+            harts_[core]->fail(fmt::format("team mask {:#x} names cores the cluster does not have", value));
+        team_mask_ = value;
+        return;
+    case kDispatchArg: pending_arg_ = value; return;
+    case kDispatchFn:
+        ++counters_.dispatches;
+        for (unsigned i = 0; i < cores_.size(); ++i) {
+            if (i == core || !(team_mask_ & (1u << i))) continue;
+            CoreState& c = cores_[i];
+            c.dispatch_pending = true;
+            c.fn = value;
+            c.arg = pending_arg_;
+            schedule_wake(i, now(core), core);
+        }
+        return;
+    case kMutexUnlock:
+        if (mutex_owner_ != static_cast<int>(core))
+            harts_[core]->fail(fmt::format("core {} releases a mutex it does not hold", core));
+        mutex_owner_ = -1;
+        if (!mutex_waiters_.empty()) {
+            const unsigned next = mutex_waiters_.front();
+            mutex_waiters_.pop_front();
+            mutex_owner_ = static_cast<int>(next);
+            cores_[next].mutex_granted = true;
+            schedule_wake(next, now(core), core);
+        }
+        return;
+    default: return;
+    }
+}
+
+} // namespace pulpsim
