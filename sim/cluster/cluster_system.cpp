@@ -34,6 +34,17 @@ ClusterMachine::ClusterMachine(const ElfImage& elf, const PlatformConfig& config
     l2.set_access_latency(config_.l2.latency > 0 ? config_.l2.latency - 1 : 0);
     place_program();
 
+    FpuPoolConfig fc;
+    fc.cores = cores;
+    fc.fpus = config_.fpu.count;
+    fc.mapping = config_.fpu.mapping;
+    fc.addmul_latency = config_.fpu.addmul_latency;
+    fc.other_latency = config_.fpu.other_latency;
+    fc.divsqrt_units = config_.fpu.divsqrt_units;
+    fc.default_divsqrt_latency = config_.fpu.divsqrt_latency;
+    fpus_ = std::make_unique<FpuPool>(fc);
+    fpu_arbiter_.pool = fpus_.get();
+
     const CoreTiming timing = core_timing(config_);
     std::vector<Hart*> raw;
     for (unsigned i = 0; i < cores; ++i) {
@@ -42,6 +53,7 @@ ClusterMachine::ClusterMachine(const ElfImage& elf, const PlatformConfig& config
         h.reset(elf_.entry(), 0);
         h.set_fast_ram(tcdm_ram_);
         h.set_data_arbiter(&arbiter_, i);
+        h.set_fpu_arbiter(&fpu_arbiter_);
         const auto [lo, hi] = elf_.code_range();
         if (lo < hi) h.set_code_range(lo, std::min<uint32_t>(hi, lo + kMaxDecodedCode));
         if (auto tohost = elf_.symbol("tohost")) h.watch_word(*tohost);
@@ -113,6 +125,7 @@ ClusterSystem::ClusterSystem(sc_core::sc_module_name name, const ElfImage& elf, 
     blocks_.push_back(std::make_unique<BlockModule>("tcdm", "banked L1 behind the logarithmic interconnect"));
     blocks_.push_back(std::make_unique<BlockModule>("l2", "L2 memory behind the cluster bus"));
     blocks_.push_back(std::make_unique<BlockModule>("event_unit", "fork/join, barriers, mutex, sleep/wake"));
+    blocks_.push_back(std::make_unique<BlockModule>("fpu_pool", "FPUs shared by the cores, div/sqrt units"));
     auto progress = [this, options](uint64_t cycles, double seconds) {
         if (!options.show_progress) return;
         std::fprintf(stderr, "\r[pulpsim] %.1f M cycles, %.1f M cycles/s   ",

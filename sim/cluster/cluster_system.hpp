@@ -5,8 +5,7 @@
 // Memory map: TCDM at tcdm.base (0x1000_0000), cluster peripherals (event unit) at 0x1020_0000, L2 at
 // l2.base (0x1C00_0000). Every core starts at the ELF entry point; the runtime parks all but core 0.
 //
-// Ignores (for now): instruction-cache misses (fetch is free), the shared FPU pool (each core has the
-// private FPU timing of sim/core) and the DMA.
+// Ignores (for now): instruction-cache misses (fetch is free) and the DMA.
 #pragma once
 
 #include <memory>
@@ -18,6 +17,7 @@
 #include "cluster/clock_engine.hpp"
 #include "cluster/cluster_engine.hpp"
 #include "cluster/event_unit.hpp"
+#include "cluster/fpu_pool.hpp"
 #include "cluster/host_services.hpp"
 #include "cluster/platform_config.hpp"
 #include "memory/tcdm_interconnect.hpp"
@@ -48,6 +48,7 @@ class ClusterMachine {
     const HostServices& host() const { return host_; }
     const TcdmInterconnect& tcdm() const { return *interconnect_; }
     const EventUnit& event_unit() const { return *events_; }
+    const FpuPool& fpu_pool() const { return *fpus_; }
     AddressMap& memory() { return bus_; }
     const ElfImage& elf() const { return elf_; }
     const PlatformConfig& config() const { return config_; }
@@ -60,6 +61,15 @@ class ClusterMachine {
             return interconnect->request(port, addr, cycle, is_write);
         }
     };
+    struct SharedFpus : FpuArbiter {
+        FpuPool* pool = nullptr;
+        uint64_t issue(unsigned core, uint64_t cycle, FpuOperation op, unsigned divsqrt_latency) override {
+            const FpuOpKind kind = op == FpuOperation::AddMul  ? FpuOpKind::AddMul
+                                   : op == FpuOperation::Other ? FpuOpKind::Other
+                                                               : FpuOpKind::DivSqrt;
+            return pool->issue(core, cycle, kind, divsqrt_latency).start;
+        }
+    };
     void place_program();
 
     const ElfImage& elf_;
@@ -70,6 +80,8 @@ class ClusterMachine {
     Ram* tcdm_ram_ = nullptr;
     std::unique_ptr<TcdmInterconnect> interconnect_;
     TcdmArbiter arbiter_;
+    std::unique_ptr<FpuPool> fpus_;
+    SharedFpus fpu_arbiter_;
     std::vector<std::unique_ptr<Hart>> harts_;
     std::unique_ptr<EventUnit> events_;
     std::unique_ptr<ClusterEngine> engine_;

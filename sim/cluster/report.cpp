@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "cluster/cluster_system.hpp"
+#include "cluster/fpu_pool.hpp"
 #include "memory/tcdm_interconnect.hpp"
 
 namespace pulpsim {
@@ -72,6 +73,7 @@ RunView run_view(const ClusterMachine& m) {
         v.harts.push_back(h.get());
     v.host = &m.host();
     v.tcdm = &m.tcdm();
+    v.fpu_pool = &m.fpu_pool();
     v.config = describe(m.config());
     v.cycles = m.cycles();
     v.fpus = std::min<unsigned>(m.config().fpu.count, m.config().total_cores());
@@ -215,6 +217,14 @@ void print_report_table(std::ostream& os, const RunView& v, const RunOutcome& ou
         os << "bank conflicts:";
         for (size_t b = 0; b < c.banks.size(); ++b)
             os << fmt::format(" {}:{}", b, c.banks[b].conflict_cycles);
+        os << "\n";
+    }
+    if (v.fpu_pool) {
+        const FpuPool& p = *v.fpu_pool;
+        os << fmt::format("\nFPUs ({}): ", p.mapping());
+        for (unsigned f = 0; f < p.fpu_count(); ++f)
+            os << fmt::format(" {}: {} ops, {} busy, {} contention;", f, p.fpu(f).operations,
+                              p.fpu(f).busy_cycles, p.fpu(f).contention_cycles);
         os << "\n";
     }
     const auto& regions = v.host->regions();

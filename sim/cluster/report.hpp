@@ -14,6 +14,7 @@ namespace pulpsim {
 
 class ClusterMachine;
 class TcdmInterconnect;
+class FpuPool;
 
 // What a report is made of, whichever platform ran.
 struct RunView {
@@ -22,6 +23,7 @@ struct RunView {
     std::vector<const Hart*> harts;
     const HostServices* host = nullptr;
     const TcdmInterconnect* tcdm = nullptr; // null in bare mode
+    const FpuPool* fpu_pool = nullptr;      // null in bare mode
     std::vector<std::pair<std::string, std::string>> config;
     uint64_t cycles = 0; // of the whole run
     unsigned fpus = 0;   // FPUs the platform has (for the ideal MAC/cycle); 0: one per core

@@ -10,11 +10,11 @@ namespace pulpsim {
 
 // Why a cycle did not retire an instruction. cycles == instret + sum(stall cycles) holds for every run.
 enum class StallKind : uint8_t {
-    LoadUse,       // an instruction waited for a load result
-    JumpRegister,  // jalr waited for the instruction just before it
-    Control,       // taken branch, jump and fence.i refetch penalties
-    FpuDependency, // waited for an FPU result or for the div/sqrt unit
-    MultiCycle,    // mulh, div/rem, CSR accesses, misaligned accesses, cv.elw beyond their first cycle
+    LoadUse,        // an instruction waited for a load result
+    JumpRegister,   // jalr waited for the instruction just before it
+    Control,        // taken branch, jump and fence.i refetch penalties
+    FpuDependency,  // waited for an FPU result or for the div/sqrt unit
+    MultiCycle,     // mulh, div/rem, CSR accesses, misaligned accesses, cv.elw beyond their first cycle
     TcdmContention, // lost TCDM bank arbitration and retried
     FpuContention,  // the shared FPU (or div/sqrt unit) was taken by another core
     ICacheMiss,     // instruction fetch waited for a cache refill

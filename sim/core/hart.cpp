@@ -119,7 +119,8 @@ void Hart::run(uint64_t cycle_limit) {
     limit_ = cycle_limit;
     while (cycle_ < limit_) {
         try {
-            while (cycle_ < limit_) execute_one();
+            while (cycle_ < limit_)
+                execute_one();
         } catch (const TrapSignal& t) {
             take_trap(t);
         }

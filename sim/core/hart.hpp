@@ -24,6 +24,17 @@ struct CoreTiming {
 
 class Hart;
 
+enum class FpuOperation : uint8_t { AddMul, Other, DivSqrt };
+
+// FPUs shared between cores (the cluster's FPU pool): decides when a core's FP operation starts.
+class FpuArbiter {
+  public:
+    virtual ~FpuArbiter() = default;
+    // The cycle (>= cycle) at which `core`'s operation starts; div/sqrt operations occupy their unit for
+    // `divsqrt_latency` cycles.
+    virtual uint64_t issue(unsigned core, uint64_t cycle, FpuOperation op, unsigned divsqrt_latency) = 0;
+};
+
 // Services of the platform a hart runs on.
 class HostInterface {
   public:
@@ -183,7 +194,9 @@ class Hart {
             issue_ = cycle;
         }
     }
-    uint64_t fpu_free_ = 0; // cycle at which the div/sqrt unit takes a new operation
+    uint64_t fpu_free_ = 0;             // cycle at which the private div/sqrt unit takes a new operation
+    FpuArbiter* fpu_arbiter_ = nullptr; // shared FPUs; nullptr: a private CV32E40P FPU
+    void set_fpu_arbiter(FpuArbiter* arbiter) { fpu_arbiter_ = arbiter; }
 
     [[noreturn]] void trap(uint32_t cause, uint32_t tval) { throw TrapSignal{cause, tval}; }
     // Abandons the current instruction and puts the core to sleep until wake() (cv.elw on an event).

@@ -17,9 +17,13 @@ inline Rounding rounding(Hart& h, const DecodedInsn& d) {
     return static_cast<Rounding>(rm);
 }
 
-// Every FP operation goes through the FPU, which is blocked while the div/sqrt unit works.
-inline void fpu_issue(Hart& h) {
-    h.delay_issue(h.fpu_free_, StallKind::FpuDependency);
+// Every FP operation goes through an FPU: the core's own, blocked while its div/sqrt unit works, or one of
+// the cluster's shared FPUs, which other cores may hold.
+inline void fpu_issue(Hart& h, FpuOperation op) {
+    if (h.fpu_arbiter_) [[unlikely]]
+        h.delay_issue(h.fpu_arbiter_->issue(h.hartid(), h.issue_, op, 0), StallKind::FpuContention);
+    else
+        h.delay_issue(h.fpu_free_, StallKind::FpuDependency);
     ++h.stats_.fp_writebacks;
 }
 
@@ -28,13 +32,13 @@ using Unary = U (*)(U, Rounding, uint8_t&);
 using Ternary = U (*)(U, U, U, Rounding, uint8_t&);
 
 template <Binary op> void fp_binary(Hart& h, const DecodedInsn& d) {
-    fpu_issue(h);
+    fpu_issue(h, FpuOperation::AddMul);
     h.f_[d.rd] = op(h.f_[d.rs1], h.f_[d.rs2], rounding(h, d), h.fflags_);
 }
 
 // fmadd: a*b+c; fmsub: a*b-c; fnmsub: -(a*b)+c; fnmadd: -(a*b)-c.
 template <bool negate_product, bool negate_addend> void fp_fma(Hart& h, const DecodedInsn& d) {
-    fpu_issue(h);
+    fpu_issue(h, FpuOperation::AddMul);
     const U a = h.f_[d.rs1] ^ (negate_product ? 0x80000000u : 0u);
     const U c = h.f_[d.rs3] ^ (negate_addend ? 0x80000000u : 0u);
     h.f_[d.rd] = fp::fma32(a, h.f_[d.rs2], c, rounding(h, d), h.fflags_);
@@ -42,7 +46,7 @@ template <bool negate_product, bool negate_addend> void fp_fma(Hart& h, const De
 
 // fdiv/fsqrt: the result takes longer when it is inexact; the unit stays busy until it is done.
 template <bool is_sqrt> void fp_divsqrt(Hart& h, const DecodedInsn& d) {
-    h.delay_issue(h.fpu_free_, StallKind::FpuDependency);
+    if (!h.fpu_arbiter_) h.delay_issue(h.fpu_free_, StallKind::FpuDependency);
     ++h.stats_.fp_writebacks;
     uint8_t flags = 0;
     const Rounding rm = rounding(h, d);
@@ -50,69 +54,72 @@ template <bool is_sqrt> void fp_divsqrt(Hart& h, const DecodedInsn& d) {
         is_sqrt ? fp::sqrt32(h.f_[d.rs1], rm, flags) : fp::div32(h.f_[d.rs1], h.f_[d.rs2], rm, flags);
     h.fflags_ |= flags;
     const unsigned latency = (flags & fp::kInexact) ? h.timing().fdiv_latency : h.timing().fdiv_exact_latency;
+    if (h.fpu_arbiter_)
+        h.delay_issue(h.fpu_arbiter_->issue(h.hartid(), h.issue_, FpuOperation::DivSqrt, latency),
+                      StallKind::FpuContention);
     const uint8_t slot = fslot(d.rd);
     h.ready_[slot] = ready_entry(h.issue_ + latency, ReadyCause::Fpu);
     h.fpu_free_ = h.issue_ + latency;
 }
 
 void fsgnj(Hart& h, const DecodedInsn& d) {
-    fpu_issue(h);
+    fpu_issue(h, FpuOperation::Other);
     h.f_[d.rd] = (h.f_[d.rs1] & 0x7fffffffu) | (h.f_[d.rs2] & 0x80000000u);
 }
 void fsgnjn(Hart& h, const DecodedInsn& d) {
-    fpu_issue(h);
+    fpu_issue(h, FpuOperation::Other);
     h.f_[d.rd] = (h.f_[d.rs1] & 0x7fffffffu) | (~h.f_[d.rs2] & 0x80000000u);
 }
 void fsgnjx(Hart& h, const DecodedInsn& d) {
-    fpu_issue(h);
+    fpu_issue(h, FpuOperation::Other);
     h.f_[d.rd] = h.f_[d.rs1] ^ (h.f_[d.rs2] & 0x80000000u);
 }
 void fmin(Hart& h, const DecodedInsn& d) {
-    fpu_issue(h);
+    fpu_issue(h, FpuOperation::Other);
     h.f_[d.rd] = fp::min32(h.f_[d.rs1], h.f_[d.rs2], h.fflags_);
 }
 void fmax(Hart& h, const DecodedInsn& d) {
-    fpu_issue(h);
+    fpu_issue(h, FpuOperation::Other);
     h.f_[d.rd] = fp::max32(h.f_[d.rs1], h.f_[d.rs2], h.fflags_);
 }
 void feq(Hart& h, const DecodedInsn& d) {
-    fpu_issue(h);
+    fpu_issue(h, FpuOperation::Other);
     h.x_[d.rd] = fp::eq32(h.f_[d.rs1], h.f_[d.rs2], h.fflags_);
 }
 void flt(Hart& h, const DecodedInsn& d) {
-    fpu_issue(h);
+    fpu_issue(h, FpuOperation::Other);
     h.x_[d.rd] = fp::lt32(h.f_[d.rs1], h.f_[d.rs2], h.fflags_);
 }
 void fle(Hart& h, const DecodedInsn& d) {
-    fpu_issue(h);
+    fpu_issue(h, FpuOperation::Other);
     h.x_[d.rd] = fp::le32(h.f_[d.rs1], h.f_[d.rs2], h.fflags_);
 }
 void fclass(Hart& h, const DecodedInsn& d) {
-    fpu_issue(h);
+    fpu_issue(h, FpuOperation::Other);
     h.x_[d.rd] = fp::classify32(h.f_[d.rs1]);
 }
 void fmv_x_w(Hart& h, const DecodedInsn& d) {
-    fpu_issue(h);
+    fpu_issue(h, FpuOperation::Other);
     h.x_[d.rd] = h.f_[d.rs1];
 }
 void fmv_w_x(Hart& h, const DecodedInsn& d) {
-    fpu_issue(h);
+    fpu_issue(h, FpuOperation::Other);
     h.f_[d.rd] = h.x_[d.rs1];
 }
 void fcvt_w_s(Hart& h, const DecodedInsn& d) {
-    fpu_issue(h);
+    fpu_issue(h, FpuOperation::Other);
     h.x_[d.rd] = static_cast<U>(fp::to_int32(h.f_[d.rs1], rounding(h, d), h.fflags_));
 }
 void fcvt_wu_s(Hart& h, const DecodedInsn& d) {
-    fpu_issue(h);
+    fpu_issue(h, FpuOperation::Other);
     h.x_[d.rd] = fp::to_uint32(h.f_[d.rs1], rounding(h, d), h.fflags_);
 }
 void fcvt_s_w(Hart& h, const DecodedInsn& d) {
-    fpu_issue(h);
+    fpu_issue(h, FpuOperation::Other);
     h.f_[d.rd] = fp::from_int32(static_cast<int32_t>(h.x_[d.rs1]), rounding(h, d), h.fflags_);
 }
 void fcvt_s_wu(Hart& h, const DecodedInsn& d) {
-    fpu_issue(h);
+    fpu_issue(h, FpuOperation::Other);
     h.f_[d.rd] = fp::from_uint32(h.x_[d.rs1], rounding(h, d), h.fflags_);
 }
 
