@@ -1,8 +1,12 @@
-// Simulation speed: simulated instructions per host second, with full timing, on the FP32 matmul kernel.
-//   build/benchmarks/sim_speed_bench --benchmark_counters_tabular=true
+// Simulation speed: simulated instructions per host second, with full timing.
+//   build/bin/sim_speed_bench --benchmark_counters_tabular=true
+// BM_MatmulFp32Bare: one core, bare mode. BM_ClusterMatmul: the 64x64x64 FP32 matmul on a pulp-open
+// cluster (aggregate over all cores). BM_ClusterOneCoreWorking/cores: one core computes while the
+// others sleep in the event unit (cores = 1 is the reference).
 #include <benchmark/benchmark.h>
 
 #include "cluster/bare_system.hpp"
+#include "cluster/cluster_system.hpp"
 
 namespace {
 
@@ -23,13 +27,44 @@ void BM_MatmulFp32Bare(benchmark::State& state) {
         instructions += machine.hart().stats().instret;
         cycles += machine.hart().cycle();
     }
-    state.counters["instr/s"] =
-        benchmark::Counter(static_cast<double>(instructions), benchmark::Counter::kIsRate);
+    state.counters["instr/s"] = benchmark::Counter(static_cast<double>(instructions), benchmark::Counter::kIsRate);
     state.counters["cycles/s"] = benchmark::Counter(static_cast<double>(cycles), benchmark::Counter::kIsRate);
-    state.counters["instr/run"] =
-        benchmark::Counter(static_cast<double>(instructions), benchmark::Counter::kAvgIterations);
 }
 BENCHMARK(BM_MatmulFp32Bare)->Unit(benchmark::kMillisecond)->MinTime(2.0);
+
+void run_cluster(benchmark::State& state, const char* path, unsigned cores) {
+    const pulpsim::ElfImage elf = pulpsim::ElfImage::load(path);
+    pulpsim::PlatformConfig config; // pulp-open
+    config.cluster.cores = cores;
+    config.fpu.count = cores;
+    pulpsim::ClusterOptions options;
+    options.capture_output = true;
+    uint64_t instructions = 0, cycles = 0;
+    for (auto _ : state) {
+        state.PauseTiming();
+        pulpsim::ClusterMachine machine(elf, config, options);
+        state.ResumeTiming();
+        const auto outcome = machine.run_to_end();
+        if (outcome.exit_status != 0) {
+            state.SkipWithError(("cluster matmul failed: " + outcome.message).c_str());
+            break;
+        }
+        for (const auto& h : machine.harts()) instructions += h->stats().instret;
+        cycles += machine.cycles();
+    }
+    state.counters["instr/s"] = benchmark::Counter(static_cast<double>(instructions), benchmark::Counter::kIsRate);
+    state.counters["cycles/s"] = benchmark::Counter(static_cast<double>(cycles), benchmark::Counter::kIsRate);
+}
+
+void BM_ClusterMatmul(benchmark::State& state) {
+    run_cluster(state, CLUSTER_MATMUL_ELF, static_cast<unsigned>(state.range(0)));
+}
+BENCHMARK(BM_ClusterMatmul)->Arg(8)->Unit(benchmark::kMillisecond)->MinTime(2.0);
+
+void BM_ClusterOneCoreWorking(benchmark::State& state) {
+    run_cluster(state, CLUSTER_ONE_CORE_ELF, static_cast<unsigned>(state.range(0)));
+}
+BENCHMARK(BM_ClusterOneCoreWorking)->Arg(1)->Arg(8)->Unit(benchmark::kMillisecond)->MinTime(2.0);
 
 } // namespace
 

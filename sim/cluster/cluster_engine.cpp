@@ -5,8 +5,8 @@
 
 namespace pulpsim {
 
-ClusterEngine::ClusterEngine(std::vector<Hart*> harts, EventUnit& events)
-    : harts_(std::move(harts)), events_(events) {}
+ClusterEngine::ClusterEngine(std::vector<Hart*> harts, EventUnit& events, unsigned lookahead)
+    : harts_(std::move(harts)), events_(events), lookahead_(std::max(lookahead, 1u)) {}
 
 // A fixed permutation of cycles: a rotation by `cycle % n` would let a loop whose period is a multiple of
 // n see the same order every time and always lose the same conflicts.
@@ -26,7 +26,8 @@ bool ClusterEngine::check_stopped(Hart& h) {
 uint64_t ClusterEngine::advance(uint64_t target) {
     const unsigned n = static_cast<unsigned>(harts_.size());
     while (!finished_ && now_ < target) {
-        events_.deliver_wakes(now_);
+        const uint64_t step_end = std::min(target, now_ + lookahead_);
+        events_.deliver_wakes(step_end - 1);
         Hart* lone = nullptr;
         unsigned awake = 0;
         for (Hart* h : harts_) {
@@ -50,29 +51,25 @@ uint64_t ClusterEngine::advance(uint64_t target) {
                 stopper_ = harts_[0];
                 return now_;
             }
-            now_ = std::min(events_.next_wake(), target);
+            now_ = std::min(std::max(events_.next_wake(), now_ + 1), target);
             continue;
         }
         if (awake == 1) {
             // Nothing can interleave with it until the next wake-up: let it run in its own loop.
-            const uint64_t until = std::min(target, events_.next_wake());
+            const uint64_t until = std::min(target, std::max(events_.next_wake(), now_ + 1));
             if (lone->cycle() < until) lone->run(until);
             if (check_stopped(*lone)) return now_;
             now_ = std::max(now_ + 1, std::min(lone->asleep() ? events_.next_wake() : lone->cycle(), until));
             continue;
         }
-        uint64_t next = events_.next_wake();
         unsigned i = first_in_order(now_);
         for (unsigned k = 0; k < n; ++k, i = i + 1 == n ? 0 : i + 1) {
             Hart& h = *harts_[i];
-            if (h.asleep()) continue;
-            if (h.cycle() <= now_) {
-                h.step();
-                if (check_stopped(h)) return now_;
-            }
-            if (!h.asleep()) next = std::min(next, h.cycle());
+            if (h.asleep() || h.cycle() >= step_end) continue;
+            h.run(step_end);
+            if (check_stopped(h)) return now_;
         }
-        now_ = std::min(std::max(next, now_ + 1), target);
+        now_ = step_end;
     }
     return now_;
 }

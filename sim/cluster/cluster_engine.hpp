@@ -1,7 +1,10 @@
-// Advances the cores of a cluster cycle by cycle in one plain C++ loop (see README.md): within a cycle
-// every awake core whose time has come executes one instruction, visiting cores in an order that changes
-// every cycle so that shared resources (TCDM banks, FPUs) see round-robin arbitration. Cycles in which no
-// core can issue are skipped; a lone awake core runs in the hart's own tight loop until the next event.
+// Advances the cores of a cluster in one plain C++ loop (see README.md). Time goes forward in steps of
+// `lookahead` cycles: in each step every awake core runs, in the hart's own tight loop, up to the end of
+// the step, visiting cores in an order that changes every step. Shared resources (TCDM banks, FPUs)
+// place each access at its own cycle, so a core that runs first in a step wins the same-cycle conflicts of
+// that step: with lookahead 1 this is exact cycle-by-cycle round-robin, with larger steps the winner of a
+// same-cycle conflict is decided per step instead of per cycle, for much less overhead. Cycles in which no
+// core can issue are skipped; a lone awake core runs until the next event.
 #pragma once
 
 #include <cstdint>
@@ -15,7 +18,7 @@ namespace pulpsim {
 
 class ClusterEngine {
   public:
-    ClusterEngine(std::vector<Hart*> harts, EventUnit& events);
+    ClusterEngine(std::vector<Hart*> harts, EventUnit& events, unsigned lookahead);
 
     // Runs until cycle `target` or the end of the program; returns the cycle reached.
     uint64_t advance(uint64_t target);
@@ -31,6 +34,7 @@ class ClusterEngine {
 
     std::vector<Hart*> harts_;
     EventUnit& events_;
+    unsigned lookahead_;
     uint64_t now_ = 0;
     bool finished_ = false;
     const Hart* stopper_ = nullptr;

@@ -64,7 +64,7 @@ ClusterMachine::ClusterMachine(const ElfImage& elf, const PlatformConfig& config
     eut.wake_latency = config_.event_unit.wake_latency;
     events_ = std::make_unique<EventUnit>(raw, config_.cluster.cores, eut);
     bus_.add_device("event_unit", kClusterPeripheralsBase, EventUnit::kWindowSize, *events_);
-    engine_ = std::make_unique<ClusterEngine>(raw, *events_);
+    engine_ = std::make_unique<ClusterEngine>(raw, *events_, config_.engine.lookahead);
 }
 
 void ClusterMachine::place_program() {

@@ -16,6 +16,15 @@ void EventUnit::sleep(unsigned core) {
     harts_[core]->sleep_until_woken();
 }
 
+void EventUnit::sleep_until(unsigned core, uint64_t cycle) {
+    CoreState& c = cores_[core];
+    c.waiting = false;
+    c.asleep_since = now(core);
+    c.wake_at = cycle;
+    next_wake_ = std::min(next_wake_, c.wake_at);
+    harts_[core]->sleep_until_woken();
+}
+
 void EventUnit::schedule_wake(unsigned core, uint64_t event_cycle, unsigned waker) {
     CoreState& c = cores_[core];
     if (!c.waiting) return;
@@ -60,15 +69,23 @@ uint32_t EventUnit::read(uint32_t offset, unsigned, unsigned core) {
             harts_[core]->fail(fmt::format(
                 "core {} waits at a barrier of a team it is not in (team mask {:#x})", core, team_mask_));
         barrier_arrived_ |= bit;
+        barrier_last_arrival_ = std::max(barrier_last_arrival_, now(core));
         if ((barrier_arrived_ & team_mask_) != team_mask_) sleep(core);
-        // The last core to arrive releases the others and goes on.
+        // The barrier completes when its last member (in time) arrives; that member goes on, the others
+        // wake up after the wake latency.
         ++counters_.barriers;
+        const uint64_t release = barrier_last_arrival_;
         for (unsigned i = 0; i < cores_.size(); ++i)
             if ((barrier_arrived_ & (1u << i)) && i != core) {
                 cores_[i].barrier_passed = true;
-                schedule_wake(i, now(core), core);
+                schedule_wake(i, release, core);
             }
         barrier_arrived_ = 0;
+        barrier_last_arrival_ = 0;
+        if (now(core) < release) {
+            c.barrier_passed = true;
+            sleep_until(core, release + timing_.wake_latency);
+        }
         return 0;
     }
     case kMutexLock:

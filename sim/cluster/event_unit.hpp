@@ -71,6 +71,8 @@ class EventUnit : public MmioDevice {
         uint64_t wake_at = UINT64_MAX;
     };
     [[noreturn]] void sleep(unsigned core);
+    // Puts `core` to sleep until `cycle` (it reached an event that completes later in simulated time).
+    [[noreturn]] void sleep_until(unsigned core, uint64_t cycle);
     void schedule_wake(unsigned core, uint64_t event_cycle, unsigned waker);
     uint64_t now(unsigned core) const { return harts_[core]->issue_; }
 
@@ -81,6 +83,7 @@ class EventUnit : public MmioDevice {
     uint32_t team_mask_;
     uint32_t pending_arg_ = 0;
     uint32_t barrier_arrived_ = 0;
+    uint64_t barrier_last_arrival_ = 0; // cores may arrive out of time order (engine lookahead)
     int mutex_owner_ = -1;
     std::deque<unsigned> mutex_waiters_;
     uint64_t next_wake_ = UINT64_MAX;

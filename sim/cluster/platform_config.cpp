@@ -305,6 +305,8 @@ const std::vector<Key>& key_table() {
             "dma.queue_depth", integer(1, 64), [](auto& c) -> auto& { return c.dma.queue_depth; }));
         t.push_back(integer_key(
             "engine.quantum", integer(1, 1000000000), [](auto& c) -> auto& { return c.engine.quantum; }));
+        t.push_back(integer_key(
+            "engine.lookahead", integer(1, 32), [](auto& c) -> auto& { return c.engine.lookahead; }));
         return t;
     }();
     return table;

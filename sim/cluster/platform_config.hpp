@@ -76,6 +76,7 @@ struct PlatformConfig {
     };
     struct Engine {
         uint64_t quantum = 100000; // cycles the models run between two SystemC synchronisations
+        unsigned lookahead = 16;   // cycles a core runs before the next core takes its turn (1: lockstep)
         bool operator==(const Engine&) const = default;
     };
 

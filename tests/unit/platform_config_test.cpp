@@ -379,7 +379,8 @@ TEST(PlatformConfig, ToYamlLoadsBackIdentically) {
                         "dma.bandwidth_bits=8",
                         "dma.duplex=half-duplex",
                         "dma.queue_depth=16",
-                        "engine.quantum=1000"});
+                        "engine.quantum=1000",
+                        "engine.lookahead=4"});
     const std::string yaml = to_yaml(c);
     EXPECT_HAS(yaml, "  banking_factor: 4\n");
     EXPECT_HAS(yaml, "  # banks: 8 (derived)\n");

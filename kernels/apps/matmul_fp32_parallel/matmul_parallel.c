@@ -2,7 +2,8 @@
  * FP32 matmul C = A x B (64x64x64) on every core of the cluster, the naive kernel of PULP-TrainLib's
  * family split over the rows of C (SPLIT_ROWS) or over its columns (SPLIT_COLS). A, B and C live in the
  * TCDM; the result is checked against values computed on the host (gen_data.py in ../matmul_fp32) with
- * the tolerance |c - expected| <= 1e-5 * max(|expected|, 1).
+ * the tolerance |c - expected| <= 1e-5 * max(|expected|, 1). TEAM_SIZE=n limits the team to n cores (the
+ * others stay asleep in the event unit); by default every core takes part.
  */
 #include <math.h>
 #include <stdint.h>
@@ -12,6 +13,10 @@
 #include "cluster.h"
 #include "matmul_fp32_data.h"
 #include "runtime.h"
+
+#ifndef TEAM_SIZE
+#define TEAM_SIZE 0
+#endif
 
 #define M MATMUL_M
 #define N MATMUL_N
@@ -23,7 +28,7 @@ TCDM_BSS static float c[M * N];
 
 static void matmul_slice(void* unused) {
     (void)unused;
-    const unsigned id = core_id(), cores = num_cores();
+    const unsigned id = core_id(), cores = TEAM_SIZE ? TEAM_SIZE : num_cores();
     unsigned first, last;
 #if defined(SPLIT_COLS)
     split_range(N, id, cores, &first, &last);
@@ -46,7 +51,7 @@ int main(void) {
     memcpy(b, matmul_b, sizeof b);
 
     region_begin("matmul", M * N * K);
-    team_fork(0, matmul_slice, NULL);
+    team_fork(TEAM_SIZE, matmul_slice, NULL);
     region_end();
 
     int mismatches = 0;
@@ -58,6 +63,7 @@ int main(void) {
             mismatches++;
         }
     }
-    printf("matmul_fp32_parallel %dx%dx%d on %u cores: %s\n", M, N, K, num_cores(), mismatches ? "FAIL" : "OK");
+    printf("matmul_fp32_parallel %dx%dx%d on %u cores: %s\n", M, N, K, TEAM_SIZE ? TEAM_SIZE : num_cores(),
+           mismatches ? "FAIL" : "OK");
     return mismatches ? 1 : 0;
 }
