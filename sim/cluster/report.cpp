@@ -143,6 +143,22 @@ nlohmann::ordered_json report_json(const RunView& v, const RunOutcome& out) {
                 {{"bank", b}, {"accesses", c.banks[b].accesses}, {"conflicts", c.banks[b].conflict_cycles}});
         j["tcdm"] = {{"accesses", c.accesses()}, {"conflicts", c.conflict_cycles()}, {"banks", banks}};
     }
+    if (v.fpu_pool) {
+        const FpuPool& p = *v.fpu_pool;
+        nlohmann::ordered_json units = nlohmann::ordered_json::array();
+        for (unsigned f = 0; f < p.fpu_count(); ++f)
+            units.push_back({{"fpu", f},
+                             {"operations", p.fpu(f).operations},
+                             {"busy_cycles", p.fpu(f).busy_cycles},
+                             {"contention_cycles", p.fpu(f).contention_cycles}});
+        nlohmann::ordered_json divsqrt = nlohmann::ordered_json::array();
+        for (unsigned u = 0; u < p.divsqrt_unit_count(); ++u)
+            divsqrt.push_back({{"unit", u},
+                               {"operations", p.divsqrt_unit(u).operations},
+                               {"busy_cycles", p.divsqrt_unit(u).busy_cycles},
+                               {"contention_cycles", p.divsqrt_unit(u).contention_cycles}});
+        j["fpus"] = {{"mapping", p.mapping()}, {"units", units}, {"divsqrt_units", divsqrt}};
+    }
     nlohmann::ordered_json cfg;
     for (const auto& [key, value] : v.config)
         cfg[key] = value;
