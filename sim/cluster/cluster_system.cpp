@@ -43,7 +43,18 @@ ClusterMachine::ClusterMachine(const ElfImage& elf, const PlatformConfig& config
     fc.divsqrt_units = config_.fpu.divsqrt_units;
     fc.default_divsqrt_latency = config_.fpu.divsqrt_latency;
     fpus_ = std::make_unique<FpuPool>(fc);
+    private_fpus_ = config_.fpu.mapping == "private";
     fpu_arbiter_.pool = fpus_.get();
+
+    if (config_.icache.model == PlatformConfig::Icache::Model::PulpOpen) {
+        InstructionCacheConfig ic;
+        ic.cores = cores;
+        ic.l0_size = config_.icache.l0_size;
+        ic.l1_size = config_.icache.l1_size;
+        ic.refill_latency = config_.icache.refill_latency;
+        ic.l2_latency = config_.l2.latency;
+        icache_ = std::make_unique<InstructionCache>(ic);
+    }
 
     const CoreTiming timing = core_timing(config_);
     std::vector<Hart*> raw;
@@ -53,7 +64,9 @@ ClusterMachine::ClusterMachine(const ElfImage& elf, const PlatformConfig& config
         h.reset(elf_.entry(), 0);
         h.set_fast_ram(tcdm_ram_);
         h.set_data_arbiter(&arbiter_, i);
-        h.set_fpu_arbiter(&fpu_arbiter_);
+        // One FPU per core cannot be contended: the core's own CV32E40P FPU timing is exact and cheaper.
+        if (!private_fpus_) h.set_fpu_arbiter(&fpu_arbiter_);
+        h.set_instruction_fetch(icache_.get(), InstructionCache::kLineShift);
         const auto [lo, hi] = elf_.code_range();
         if (lo < hi) h.set_code_range(lo, std::min<uint32_t>(hi, lo + kMaxDecodedCode));
         if (auto tohost = elf_.symbol("tohost")) h.watch_word(*tohost);
@@ -126,6 +139,7 @@ ClusterSystem::ClusterSystem(sc_core::sc_module_name name, const ElfImage& elf, 
     blocks_.push_back(std::make_unique<BlockModule>("l2", "L2 memory behind the cluster bus"));
     blocks_.push_back(std::make_unique<BlockModule>("event_unit", "fork/join, barriers, mutex, sleep/wake"));
     blocks_.push_back(std::make_unique<BlockModule>("fpu_pool", "FPUs shared by the cores, div/sqrt units"));
+    blocks_.push_back(std::make_unique<BlockModule>("icache", "private L0 and shared L1 instruction caches"));
     auto progress = [this, options](uint64_t cycles, double seconds) {
         if (!options.show_progress) return;
         std::fprintf(stderr, "\r[pulpsim] %.1f M cycles, %.1f M cycles/s   ",

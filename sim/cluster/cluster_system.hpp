@@ -5,7 +5,7 @@
 // Memory map: TCDM at tcdm.base (0x1000_0000), cluster peripherals (event unit) at 0x1020_0000, L2 at
 // l2.base (0x1C00_0000). Every core starts at the ELF entry point; the runtime parks all but core 0.
 //
-// Ignores (for now): instruction-cache misses (fetch is free) and the DMA.
+// Ignores (for now): the DMA.
 #pragma once
 
 #include <memory>
@@ -19,6 +19,7 @@
 #include "cluster/event_unit.hpp"
 #include "cluster/fpu_pool.hpp"
 #include "cluster/host_services.hpp"
+#include "cluster/instruction_cache.hpp"
 #include "cluster/platform_config.hpp"
 #include "memory/tcdm_interconnect.hpp"
 
@@ -49,6 +50,9 @@ class ClusterMachine {
     const TcdmInterconnect& tcdm() const { return *interconnect_; }
     const EventUnit& event_unit() const { return *events_; }
     const FpuPool& fpu_pool() const { return *fpus_; }
+    // With the private mapping the cores keep their own FPU timing and the pool is not consulted.
+    bool private_fpus() const { return private_fpus_; }
+    const InstructionCache* icache() const { return icache_.get(); } // null with icache.model = perfect
     AddressMap& memory() { return bus_; }
     const ElfImage& elf() const { return elf_; }
     const PlatformConfig& config() const { return config_; }
@@ -81,6 +85,8 @@ class ClusterMachine {
     std::unique_ptr<TcdmInterconnect> interconnect_;
     TcdmArbiter arbiter_;
     std::unique_ptr<FpuPool> fpus_;
+    bool private_fpus_ = false;
+    std::unique_ptr<InstructionCache> icache_;
     SharedFpus fpu_arbiter_;
     std::vector<std::unique_ptr<Hart>> harts_;
     std::unique_ptr<EventUnit> events_;

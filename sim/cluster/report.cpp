@@ -8,6 +8,7 @@
 
 #include "cluster/cluster_system.hpp"
 #include "cluster/fpu_pool.hpp"
+#include "cluster/instruction_cache.hpp"
 #include "memory/tcdm_interconnect.hpp"
 
 namespace pulpsim {
@@ -74,6 +75,8 @@ RunView run_view(const ClusterMachine& m) {
     v.host = &m.host();
     v.tcdm = &m.tcdm();
     v.fpu_pool = &m.fpu_pool();
+    v.icache = m.icache();
+    v.private_fpus = m.private_fpus();
     v.config = describe(m.config());
     v.cycles = m.cycles();
     v.fpus = std::min<unsigned>(m.config().fpu.count, m.config().total_cores());
@@ -115,6 +118,13 @@ nlohmann::ordered_json report_json(const RunView& v, const RunOutcome& out) {
         counters["csr"] = st.count(InsnClass::Csr);
         counters["hwloop_setup"] = st.count(InsnClass::HwLoop);
         core["counters"] = counters;
+        if (v.icache) {
+            const InstructionCacheCounters& ic = v.icache->counters(h->hartid());
+            core["icache"] = {{"line_fetches", ic.fetches},
+                              {"l0_misses", ic.l0_misses},
+                              {"l1_misses", ic.l1_misses},
+                              {"stall_cycles", ic.stall_cycles}};
+        }
         cores.push_back(core);
     }
     j["cores"] = cores;
@@ -146,11 +156,17 @@ nlohmann::ordered_json report_json(const RunView& v, const RunOutcome& out) {
     if (v.fpu_pool) {
         const FpuPool& p = *v.fpu_pool;
         nlohmann::ordered_json units = nlohmann::ordered_json::array();
-        for (unsigned f = 0; f < p.fpu_count(); ++f)
+        for (unsigned f = 0; f < p.fpu_count(); ++f) {
+            // Private FPUs are the cores' own: their operations are the core's FP instructions.
+            const uint64_t ops = v.private_fpus && f < v.harts.size()
+                                     ? v.harts[f]->stats().count(InsnClass::Fp) +
+                                           v.harts[f]->stats().count(InsnClass::FpDivSqrt)
+                                     : p.fpu(f).operations;
             units.push_back({{"fpu", f},
-                             {"operations", p.fpu(f).operations},
-                             {"busy_cycles", p.fpu(f).busy_cycles},
+                             {"operations", ops},
+                             {"busy_cycles", v.private_fpus ? ops : p.fpu(f).busy_cycles},
                              {"contention_cycles", p.fpu(f).contention_cycles}});
+        }
         nlohmann::ordered_json divsqrt = nlohmann::ordered_json::array();
         for (unsigned u = 0; u < p.divsqrt_unit_count(); ++u)
             divsqrt.push_back({{"unit", u},
@@ -238,9 +254,12 @@ void print_report_table(std::ostream& os, const RunView& v, const RunOutcome& ou
     if (v.fpu_pool) {
         const FpuPool& p = *v.fpu_pool;
         os << fmt::format("\nFPUs ({}): ", p.mapping());
-        for (unsigned f = 0; f < p.fpu_count(); ++f)
-            os << fmt::format(" {}: {} ops, {} busy, {} contention;", f, p.fpu(f).operations,
-                              p.fpu(f).busy_cycles, p.fpu(f).contention_cycles);
+        if (v.private_fpus)
+            os << "one per core, no contention possible";
+        else
+            for (unsigned f = 0; f < p.fpu_count(); ++f)
+                os << fmt::format(" {}: {} ops, {} busy, {} contention;", f, p.fpu(f).operations,
+                                  p.fpu(f).busy_cycles, p.fpu(f).contention_cycles);
         os << "\n";
     }
     const auto& regions = v.host->regions();

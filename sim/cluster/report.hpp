@@ -15,6 +15,7 @@ namespace pulpsim {
 class ClusterMachine;
 class TcdmInterconnect;
 class FpuPool;
+class InstructionCache;
 
 // What a report is made of, whichever platform ran.
 struct RunView {
@@ -22,8 +23,10 @@ struct RunView {
     std::string platform; // "bare" or the platform's name
     std::vector<const Hart*> harts;
     const HostServices* host = nullptr;
-    const TcdmInterconnect* tcdm = nullptr; // null in bare mode
-    const FpuPool* fpu_pool = nullptr;      // null in bare mode
+    const TcdmInterconnect* tcdm = nullptr;   // null in bare mode
+    const FpuPool* fpu_pool = nullptr;        // null in bare mode
+    const InstructionCache* icache = nullptr; // null in bare mode and with a perfect cache
+    bool private_fpus = false;
     std::vector<std::pair<std::string, std::string>> config;
     uint64_t cycles = 0; // of the whole run
     unsigned fpus = 0;   // FPUs the platform has (for the ideal MAC/cycle); 0: one per core

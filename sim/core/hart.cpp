@@ -86,7 +86,10 @@ void Hart::fail(std::string message) {
 // The hot loop.
 
 // The hot path: one instruction. Inlined into run(), where single-core simulation spends its time.
-[[gnu::always_inline]] inline void Hart::execute_one() {
+// kFetchModel: an instruction cache is attached (the check costs about 5% when there is none).
+template <bool kFetchModel> [[gnu::always_inline]] inline void Hart::execute_one() {
+    if (kFetchModel && (pc_ & fetch_line_mask_) != current_line_) [[unlikely]]
+        fetch_new_line();
     const uint32_t off = pc_ - code_lo_;
     const DecodedInsn* dp;
     if (off < code_span_) [[likely]] {
@@ -114,13 +117,20 @@ void Hart::fail(std::string message) {
         hwloop_wrap();
 }
 
+void Hart::fetch_new_line() {
+    current_line_ = pc_ & fetch_line_mask_;
+    if (const unsigned wait = ifetch_->fetch_line(hartid_, pc_)) add_stall(StallKind::ICacheMiss, wait);
+}
+
 void Hart::run(uint64_t cycle_limit) {
     if (stopped() || asleep_) return;
     limit_ = cycle_limit;
     while (cycle_ < limit_) {
         try {
-            while (cycle_ < limit_)
-                execute_one();
+            if (ifetch_)
+                while (cycle_ < limit_) execute_one<true>();
+            else
+                while (cycle_ < limit_) execute_one<false>();
         } catch (const TrapSignal& t) {
             take_trap(t);
         }
@@ -131,7 +141,10 @@ void Hart::step() {
     if (stopped() || asleep_) return;
     limit_ = UINT64_MAX;
     try {
-        execute_one();
+        if (ifetch_)
+            execute_one<true>();
+        else
+            execute_one<false>();
     } catch (const TrapSignal& t) {
         take_trap(t);
     }

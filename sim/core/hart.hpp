@@ -26,6 +26,14 @@ class Hart;
 
 enum class FpuOperation : uint8_t { AddMul, Other, DivSqrt };
 
+// An instruction cache in front of the core: asked once per line the core starts fetching from.
+class InstructionFetchPort {
+  public:
+    virtual ~InstructionFetchPort() = default;
+    // Cycles `core` waits before it can fetch from the line holding `addr`.
+    virtual unsigned fetch_line(unsigned core, uint32_t addr) = 0;
+};
+
 // FPUs shared between cores (the cluster's FPU pool): decides when a core's FP operation starts.
 class FpuArbiter {
   public:
@@ -112,6 +120,12 @@ class Hart {
     // Ends a sleep: the core resumes at `cycle` (not before the cycle it fell asleep in) and replays the
     // instruction that put it to sleep; the time in between counts as sleep.
     void wake(uint64_t cycle);
+    // Instruction fetch goes through `port`, asked for every new line of 2^line_shift bytes (nullptr: free).
+    void set_instruction_fetch(InstructionFetchPort* port, unsigned line_shift) {
+        ifetch_ = port;
+        fetch_line_mask_ = port ? ~((1u << line_shift) - 1) : 0;
+        current_line_ = port ? 1u : 0u; // 1 is no line address: the first fetch asks the port
+    }
     // Accesses that hit the fast window go through `arbiter` as initiator `port` (nullptr: no contention).
     void set_data_arbiter(DataArbiter* arbiter, unsigned port) {
         arbiter_ = arbiter;
@@ -224,7 +238,8 @@ class Hart {
                     bool set_end, bool set_count);
 
   private:
-    void execute_one();
+    template <bool kFetchModel> void execute_one();
+    void fetch_new_line();
     uint32_t slow_load(uint32_t addr, unsigned size);
     void slow_store(uint32_t addr, unsigned size, uint32_t value);
     const DecodedInsn& fetch_slow();
@@ -255,6 +270,9 @@ class Hart {
     uint8_t* fast_data_ = nullptr;
     std::array<uint32_t, 4> fast_last_{0, 0, 0, 0};
     uint32_t watch_addr_ = 1; // odd: never matches a word address
+    InstructionFetchPort* ifetch_ = nullptr;
+    uint32_t fetch_line_mask_ = 0; // 0 with no instruction cache: every pc maps to line 0 == current_line_
+    uint32_t current_line_ = 0;
     DataArbiter* arbiter_ = nullptr;
     unsigned arbiter_port_ = 0;
     bool asleep_ = false;
