@@ -221,7 +221,7 @@ void print_report_table(std::ostream& os, const RunView& v, const RunOutcome& ou
                       out.host_seconds > 0 ? static_cast<double>(instret) / out.host_seconds / 1e6 : 0.0,
                       out.host_seconds);
 
-    os << fmt::format("\n{:<6}{:>12}{:>12}{:>7}", "core", "cycles", "instret", "CPI");
+    os << fmt::format("\n{:<6}{:>12}{:>12}{:>9}", "core", "cycles", "instret", "CPI");
     const size_t kinds = static_cast<size_t>(StallKind::Count);
     for (size_t k = 0; k < kinds; ++k) {
         std::string name = stall_name(static_cast<StallKind>(k));
@@ -230,7 +230,7 @@ void print_report_table(std::ostream& os, const RunView& v, const RunOutcome& ou
     os << "\n";
     for (const Hart* h : v.harts) {
         const CoreStats& st = h->stats();
-        os << fmt::format("{:<6}{:>12}{:>12}{:>7.2f}", h->hartid(), h->cycle(), st.instret,
+        os << fmt::format("{:<6}{:>12}{:>12}{:>9.2f}", h->hartid(), h->cycle(), st.instret,
                           ratio(h->cycle(), st.instret));
         for (size_t k = 0; k < kinds; ++k)
             os << fmt::format("{:>10}", st.stall_cycles[k]);

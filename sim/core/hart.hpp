@@ -120,6 +120,10 @@ class Hart {
     // Ends a sleep: the core resumes at `cycle` (not before the cycle it fell asleep in) and replays the
     // instruction that put it to sleep; the time in between counts as sleep.
     void wake(uint64_t cycle);
+    // The run ended while this core slept: count the sleep up to `cycle` (the core stays asleep).
+    void sleep_until_end(uint64_t cycle) {
+        if (asleep_ && cycle > cycle_) add_stall(StallKind::Sleep, cycle - cycle_);
+    }
     // Instruction fetch goes through `port`, asked for every new line of 2^line_shift bytes (nullptr: free).
     void set_instruction_fetch(InstructionFetchPort* port, unsigned line_shift) {
         ifetch_ = port;
