@@ -20,7 +20,8 @@ bool ClusterEngine::check_stopped(Hart& h) {
     finished_ = true;
     stopper_ = &h;
     now_ = std::max(now_, h.cycle()); // the run ends when the stopping instruction completes
-    for (Hart* other : harts_) other->sleep_until_end(now_);
+    for (Hart* other : harts_)
+        other->sleep_until_end(now_);
     return true;
 }
 

@@ -72,6 +72,8 @@ ClusterMachine::ClusterMachine(const ElfImage& elf, const PlatformConfig& config
         if (auto tohost = elf_.symbol("tohost")) h.watch_word(*tohost);
         raw.push_back(&h);
     }
+    host_.attach(*harts_[0]);
+    host_.count_regions_over({raw.begin(), raw.end()});
     EventUnitTiming eut;
     eut.sleep_latency = config_.event_unit.sleep_latency;
     eut.wake_latency = config_.event_unit.wake_latency;

@@ -71,13 +71,24 @@ bool HostServices::host_call(Hart& h) {
     }
 }
 
+CoreStats HostServices::region_stats(const Hart& caller) const {
+    if (region_harts_.empty()) return caller.stats();
+    CoreStats sum;
+    for (const Hart* h : region_harts_) {
+        sum.instret += h->stats().instret;
+        for (size_t k = 0; k < sum.stall_cycles.size(); ++k)
+            sum.stall_cycles[k] += h->stats().stall_cycles[k];
+    }
+    return sum;
+}
+
 void HostServices::region_begin(Hart& h, const std::string& name, uint64_t macs) {
     size_t index = regions_.size();
     for (size_t i = 0; i < regions_.size(); ++i)
         if (regions_[i].name == name) index = i;
     if (index == regions_.size()) regions_.push_back(RegionRecord{name});
     // The host call itself is the region's first instruction; count from the cycle it issued.
-    open_.push_back({index, macs, {h.issue_, h.stats()}});
+    open_.push_back({index, macs, {h.issue_, region_stats(h)}});
 }
 
 void HostServices::region_end(Hart& h) {
@@ -86,10 +97,11 @@ void HostServices::region_end(Hart& h) {
     RegionRecord& rec = regions_[r.index];
     ++rec.count;
     rec.cycles += h.issue_ - r.start.cycle;
-    rec.instret += h.stats().instret - r.start.stats.instret;
+    const CoreStats now = region_stats(h);
+    rec.instret += now.instret - r.start.stats.instret;
     rec.macs += r.macs;
     for (size_t k = 0; k < rec.stalls.size(); ++k)
-        rec.stalls[k] += h.stats().stall_cycles[k] - r.start.stats.stall_cycles[k];
+        rec.stalls[k] += now.stall_cycles[k] - r.start.stats.stall_cycles[k];
 }
 
 void HostServices::close_open_regions(Hart& h) {

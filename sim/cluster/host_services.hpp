@@ -45,6 +45,9 @@ class HostServices : public HostInterface {
     MmioDevice& console_device() { return console_; }
     MmioDevice& exit_device() { return exit_; }
     void attach(Hart& hart) { hart_ = &hart; }
+    // Perf regions of a cluster count the instructions and stalls of all these cores (the cycles are those
+    // of the core that opens and closes the region).
+    void count_regions_over(std::vector<const Hart*> harts) { region_harts_ = std::move(harts); }
 
     const std::vector<RegionRecord>& regions() const { return regions_; }
     const std::string& captured_stdout() const { return out_; }
@@ -68,6 +71,8 @@ class HostServices : public HostInterface {
     std::vector<RegionRecord> regions_;
     std::vector<OpenRegion> open_;
     Hart* hart_ = nullptr;
+    std::vector<const Hart*> region_harts_;
+    CoreStats region_stats(const Hart& caller) const;
 
     struct Console : MmioDevice {
         HostServices* host;
