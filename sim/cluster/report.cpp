@@ -205,6 +205,12 @@ std::string report_csv(const RunView& v, const RunOutcome&) {
         for (size_t b = 0; b < c.banks.size(); ++b)
             csv += fmt::format("bank,{},,{},,{}\n", b, c.banks[b].accesses, c.banks[b].conflict_cycles);
     }
+    if (v.fpu_pool && !v.private_fpus) {
+        const FpuPool& p = *v.fpu_pool;
+        for (unsigned f = 0; f < p.fpu_count(); ++f)
+            csv += fmt::format("fpu,{},{},{},,{}\n", f, p.fpu(f).busy_cycles, p.fpu(f).operations,
+                               p.fpu(f).contention_cycles);
+    }
     return csv;
 }
 
