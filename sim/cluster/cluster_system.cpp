@@ -62,6 +62,7 @@ ClusterMachine::ClusterMachine(const ElfImage& elf, const PlatformConfig& config
         harts_.push_back(std::make_unique<Hart>(bus_, host_, timing, i));
         Hart& h = *harts_.back();
         h.reset(elf_.entry(), 0);
+        h.set_cluster_id(config_.cluster.id);
         h.set_fast_ram(tcdm_ram_);
         h.set_data_arbiter(&arbiter_, i);
         // One FPU per core cannot be contended: the core's own CV32E40P FPU timing is exact and cheaper.

@@ -236,6 +236,8 @@ const std::vector<Key>& key_table() {
         t.push_back(bool_key(
             "cluster.controller_core", [](auto& c) -> auto& { return c.cluster.controller_core; }));
         t.push_back(integer_key(
+            "cluster.id", integer(0, 63), [](auto& c) -> auto& { return c.cluster.id; }));
+        t.push_back(integer_key(
             "tcdm.base", address(), [](auto& c) -> auto& { return c.tcdm.base; }));
         t.push_back(integer_key(
             "tcdm.size", {Kind::Size, kKiB, 16 * kMiB}, [](auto& c) -> auto& { return c.tcdm.size; }));

@@ -27,6 +27,7 @@ struct PlatformConfig {
     struct Cluster {
         unsigned cores = 8;           // worker cores (1..16)
         bool controller_core = false; // VEGA's ninth core: shares the TCDM and the FPUs, not a worker
+        unsigned id = 0;              // cluster id, in mhartid[10:5] of every core (PULP convention)
         bool operator==(const Cluster&) const = default;
     };
     struct Tcdm {

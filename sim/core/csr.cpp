@@ -87,7 +87,7 @@ uint32_t Hart::csr_read(uint16_t a, bool& ok) {
     case kLpend1: return loops_[1].end;
     case kLpcount1: return loops_[1].count;
     case kUhartid:
-    case kMhartid: return hartid_;
+    case kMhartid: return (cluster_id_ << 5) | hartid_;
     case kPrivlv: return 3;
     case kMvendorid: return 0x602; // OpenHW Group
     case kMarchid: return 4;       // CV32E40P

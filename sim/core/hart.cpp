@@ -128,9 +128,11 @@ void Hart::run(uint64_t cycle_limit) {
     while (cycle_ < limit_) {
         try {
             if (ifetch_)
-                while (cycle_ < limit_) execute_one<true>();
+                while (cycle_ < limit_)
+                    execute_one<true>();
             else
-                while (cycle_ < limit_) execute_one<false>();
+                while (cycle_ < limit_)
+                    execute_one<false>();
         } catch (const TrapSignal& t) {
             take_trap(t);
         }

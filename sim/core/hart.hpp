@@ -145,6 +145,8 @@ class Hart {
     uint64_t cycle() const { return cycle_; }
     uint32_t pc() const { return pc_; }
     uint32_t hartid() const { return hartid_; }
+    // PULP harts read cluster_id << 5 | core index in mhartid.
+    void set_cluster_id(unsigned id) { cluster_id_ = id; }
     const CoreStats& stats() const { return stats_; }
     const CoreTiming& timing() const { return timing_; }
     AddressMap& bus() { return bus_; }
@@ -262,7 +264,8 @@ class Hart {
     AddressMap& bus_;
     HostInterface& host_;
     CoreTiming timing_;
-    uint32_t hartid_;
+    uint32_t hartid_; // the core's index in its cluster
+    uint32_t cluster_id_ = 0;
 
     uint64_t limit_ = 0;
     StopReason stop_ = StopReason::None;

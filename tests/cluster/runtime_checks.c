@@ -9,6 +9,9 @@
 #include "runtime.h"
 
 #define MAX_CORES 16
+#ifndef EXPECTED_CLUSTER_ID
+#define EXPECTED_CLUSTER_ID 0
+#endif
 
 TCDM_BSS static volatile uint32_t sum;
 TCDM_BSS static volatile uint32_t ran[MAX_CORES];
@@ -46,6 +49,7 @@ static void barrier_phases(void* unused) {
 int main(void) {
     const unsigned n = num_cores();
     if (n == 0 || n > MAX_CORES) return 1;
+    if (cluster_id() != EXPECTED_CLUSTER_ID) return 6;
 
     sum = 0;
     team_fork(0, add_under_mutex, (void*)10);
