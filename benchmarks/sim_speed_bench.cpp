@@ -24,10 +24,11 @@ void BM_MatmulFp32Bare(benchmark::State& state) {
             state.SkipWithError(("matmul failed: " + outcome.message).c_str());
             break;
         }
-        instructions += machine.hart().stats().instret;
+        instructions += machine.hart().stats().instret();
         cycles += machine.hart().cycle();
     }
-    state.counters["instr/s"] = benchmark::Counter(static_cast<double>(instructions), benchmark::Counter::kIsRate);
+    state.counters["instr/s"] =
+        benchmark::Counter(static_cast<double>(instructions), benchmark::Counter::kIsRate);
     state.counters["cycles/s"] = benchmark::Counter(static_cast<double>(cycles), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_MatmulFp32Bare)->Unit(benchmark::kMillisecond)->MinTime(2.0);
@@ -49,10 +50,12 @@ void run_cluster(benchmark::State& state, const char* path, unsigned cores) {
             state.SkipWithError(("cluster matmul failed: " + outcome.message).c_str());
             break;
         }
-        for (const auto& h : machine.harts()) instructions += h->stats().instret;
+        for (const auto& h : machine.harts())
+            instructions += h->stats().instret();
         cycles += machine.cycles();
     }
-    state.counters["instr/s"] = benchmark::Counter(static_cast<double>(instructions), benchmark::Counter::kIsRate);
+    state.counters["instr/s"] =
+        benchmark::Counter(static_cast<double>(instructions), benchmark::Counter::kIsRate);
     state.counters["cycles/s"] = benchmark::Counter(static_cast<double>(cycles), benchmark::Counter::kIsRate);
 }
 

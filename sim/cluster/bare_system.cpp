@@ -128,7 +128,7 @@ BareSystem::BareSystem(sc_core::sc_module_name name, const ElfImage& elf, const 
         if (!machine_.options().show_progress) return;
         std::fprintf(stderr, "\r[pulpsim] %.1f M cycles, %.1f M instr/s   ",
                      static_cast<double>(cycles) / 1e6,
-                     static_cast<double>(machine_.hart().stats().instret) / seconds / 1e6);
+                     static_cast<double>(machine_.hart().stats().instret()) / seconds / 1e6);
         std::fflush(stderr);
     };
     engine_ = std::make_unique<ClockEngine>(

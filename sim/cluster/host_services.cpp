@@ -75,7 +75,8 @@ CoreStats HostServices::region_stats(const Hart& caller) const {
     if (region_harts_.empty()) return caller.stats();
     CoreStats sum;
     for (const Hart* h : region_harts_) {
-        sum.instret += h->stats().instret;
+        for (size_t k = 0; k < sum.by_class_and_size.size(); ++k)
+            sum.by_class_and_size[k] += h->stats().by_class_and_size[k];
         for (size_t k = 0; k < sum.stall_cycles.size(); ++k)
             sum.stall_cycles[k] += h->stats().stall_cycles[k];
     }
@@ -98,7 +99,7 @@ void HostServices::region_end(Hart& h) {
     ++rec.count;
     rec.cycles += h.issue_ - r.start.cycle;
     const CoreStats now = region_stats(h);
-    rec.instret += now.instret - r.start.stats.instret;
+    rec.instret += now.instret() - r.start.stats.instret();
     rec.macs += r.macs;
     for (size_t k = 0; k < rec.stalls.size(); ++k)
         rec.stalls[k] += now.stall_cycles[k] - r.start.stats.stall_cycles[k];

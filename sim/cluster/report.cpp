@@ -39,7 +39,7 @@ nlohmann::ordered_json stalls_json(const StallArray& s) {
 uint64_t total_instret(const RunView& v) {
     uint64_t n = 0;
     for (const Hart* h : v.harts)
-        n += h->stats().instret;
+        n += h->stats().instret();
     return n;
 }
 
@@ -100,8 +100,8 @@ nlohmann::ordered_json report_json(const RunView& v, const RunOutcome& out) {
         nlohmann::ordered_json core;
         core["id"] = h->hartid();
         core["cycles"] = h->cycle();
-        core["instret"] = st.instret;
-        core["cpi"] = ratio(h->cycle(), st.instret);
+        core["instret"] = st.instret();
+        core["cpi"] = ratio(h->cycle(), st.instret());
         core["stalls"] = stalls_json(st.stall_cycles);
         nlohmann::ordered_json counters;
         counters["loads"] = st.loads();
@@ -188,7 +188,7 @@ std::string report_csv(const RunView& v, const RunOutcome&) {
         csv += fmt::format(",{}", stall_name(static_cast<StallKind>(k)));
     csv += "\n";
     for (const Hart* h : v.harts) {
-        csv += fmt::format("core,{},{},{},,", h->hartid(), h->cycle(), h->stats().instret);
+        csv += fmt::format("core,{},{},{},,", h->hartid(), h->cycle(), h->stats().instret());
         for (auto s : h->stats().stall_cycles)
             csv += fmt::format(",{}", s);
         csv += "\n";
@@ -236,8 +236,8 @@ void print_report_table(std::ostream& os, const RunView& v, const RunOutcome& ou
     os << "\n";
     for (const Hart* h : v.harts) {
         const CoreStats& st = h->stats();
-        os << fmt::format("{:<6}{:>12}{:>12}{:>9.2f}", h->hartid(), h->cycle(), st.instret,
-                          ratio(h->cycle(), st.instret));
+        os << fmt::format("{:<6}{:>12}{:>12}{:>9.2f}", h->hartid(), h->cycle(), st.instret(),
+                          ratio(h->cycle(), st.instret()));
         for (size_t k = 0; k < kinds; ++k)
             os << fmt::format("{:>10}", st.stall_cycles[k]);
         os << "\n";

@@ -9,7 +9,7 @@ namespace pulpsim {
 uint64_t Hart::event_count(unsigned event) const {
     switch (event) {
     case 0: return issue_;                                   // CYCLES
-    case 1: return stats_.instret;                           // INSTR
+    case 1: return stats_.instret();                         // INSTR
     case 2: return stats_.load_use_hazards;                  // LD_STALL
     case 3: return stats_.jump_register_hazards;             // JMP_STALL
     case 4: return 0;                                        // IMISS (no I-cache here)
@@ -30,7 +30,7 @@ uint64_t Hart::event_count(unsigned event) const {
 
 uint64_t Hart::counter_source(unsigned idx) const {
     if (idx == 0) return issue_;
-    if (idx == 2) return stats_.instret;
+    if (idx == 2) return stats_.instret();
     const uint32_t sel = mhpmevent_[idx];
     if (sel == 0) return 0;
     return event_count(static_cast<unsigned>(__builtin_ctz(sel)));

@@ -39,6 +39,7 @@ void Hart::reset(uint32_t pc, uint32_t sp) {
     fpu_free_ = 0;
     loops_ = {};
     hwloop_watch_[0] = hwloop_watch_[1] = 1;
+    hwloop_armed_ = false;
     stop_ = StopReason::None;
     asleep_ = false;
     exit_code_ = 0;
@@ -111,10 +112,9 @@ template <bool kFetchModel> [[gnu::always_inline]] inline void Hart::execute_one
     ready_[d.dst] = (issue_ << 2) + d.ready_code;
     x_[0] = 0;
     pc_ = next_pc_;
-    ++stats_.instret;
     ++stats_.by_class_and_size[d.stat_index];
-    if (pc_ == hwloop_watch_[0] || pc_ == hwloop_watch_[1]) [[unlikely]]
-        hwloop_wrap();
+    if (hwloop_armed_) [[unlikely]]
+        if (pc_ == hwloop_watch_[0] || pc_ == hwloop_watch_[1]) hwloop_wrap();
 }
 
 void Hart::fetch_new_line() {
@@ -358,6 +358,7 @@ void Hart::hwloop_validate(uint32_t raw, unsigned l) {
 void Hart::update_hwloop_watch() {
     for (unsigned l = 0; l < 2; ++l)
         hwloop_watch_[l] = loops_[l].count ? loops_[l].end : 1u;
+    hwloop_armed_ = loops_[0].count != 0 || loops_[1].count != 0;
 }
 
 void Hart::hwloop_wrap() {
@@ -368,6 +369,7 @@ void Hart::hwloop_wrap() {
         pc_ = lp.start;
     } else {
         hwloop_watch_[l] = 1;
+        hwloop_armed_ = loops_[0].count != 0 || loops_[1].count != 0;
     }
 }
 

@@ -290,6 +290,7 @@ class Hart {
     DecodedInsn scratch_insn_;
 
     uint32_t hwloop_watch_[2] = {1, 1}; // loop end addresses while active, an odd value otherwise
+    bool hwloop_armed_ = false;         // some loop is active: only then is the pc compared
     std::pair<uint32_t, uint32_t> validated_[2] = {{1, 1}, {1, 1}};
 
     // CSR state

@@ -70,7 +70,7 @@ TEST(Hart, CountersAreInhibitedAtReset) {
     EXPECT_EQ(m.hart.peek_csr(csr::kMcountinhibit), 0xFFFFFFFDu);
     EXPECT_EQ(m.hart.peek_csr(csr::kMcycle), 0u);
     EXPECT_EQ(m.hart.peek_csr(csr::kMinstret), 0u);
-    EXPECT_EQ(m.hart.stats().instret, 4u);
+    EXPECT_EQ(m.hart.stats().instret(), 4u);
 }
 
 constexpr uint32_t lui(unsigned rd, uint32_t upper) {
