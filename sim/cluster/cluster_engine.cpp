@@ -61,7 +61,8 @@ uint64_t ClusterEngine::advance(uint64_t target) {
             const uint64_t until = std::min(target, std::max(events_.next_wake(), now_ + 1));
             if (lone->cycle() < until) lone->run(until);
             if (check_stopped(*lone)) return now_;
-            now_ = std::max(now_ + 1, std::min(lone->asleep() ? events_.next_wake() : lone->cycle(), until));
+            // A core that fell asleep did so at its own cycle: the next iteration handles the idle time.
+            now_ = std::min(std::max(now_ + 1, lone->cycle()), until);
             continue;
         }
         unsigned i = first_in_order(now_);

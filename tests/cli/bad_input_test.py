@@ -63,6 +63,7 @@ def main():
         ("TCDM too small", ["run", "--set", "tcdm.size=16KiB", cluster_matmul], 2,
          r"needs 57 KiB of TCDM but tcdm.size is 16 KiB"),
         ("bad platform value", ["run", "--set", "tcdm.banks=12", p("runaway")], 2, r"tcdm.banks"),
+        ("deadlock", ["run", p("cluster_deadlock")], 3, r"deadlock at cycle \d+: every core is asleep"),
         ("unknown command", ["frobnicate"], 2, r"unknown command 'frobnicate'"),
     ]
     failed = 0
