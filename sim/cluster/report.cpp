@@ -93,6 +93,13 @@ nlohmann::ordered_json report_json(const RunView& v, const RunOutcome& out) {
     j["cycles"] = v.cycles;
     j["instret"] = total_instret(v);
     j["ipc"] = ratio(total_instret(v), v.cycles);
+    // The run's MACs are those its perf regions declare.
+    uint64_t run_macs = 0;
+    for (const RegionRecord& r : v.host->regions())
+        run_macs += r.macs;
+    j["macs"] = run_macs;
+    j["mac_per_cycle"] = ratio(run_macs, v.cycles);
+    j["ideal_mac_per_cycle"] = ideal_macs_per_cycle(v);
 
     nlohmann::ordered_json cores = nlohmann::ordered_json::array();
     for (const Hart* h : v.harts) {
@@ -223,6 +230,13 @@ void print_report_table(std::ostream& os, const RunView& v, const RunOutcome& ou
     os << fmt::format("cycles         {}\n", v.cycles);
     os << fmt::format("instructions   {}\n", instret);
     os << fmt::format("IPC            {:.3f}\n", ratio(instret, v.cycles));
+    uint64_t run_macs = 0;
+    for (const RegionRecord& r : v.host->regions())
+        run_macs += r.macs;
+    if (run_macs)
+        os << fmt::format(
+            "MAC/cycle      {:.3f} over the whole run (ideal {}; {} MACs declared by regions)\n",
+            ratio(run_macs, v.cycles), ideal_macs_per_cycle(v), run_macs);
     os << fmt::format("host speed     {:.1f} M instr/s ({:.3f} s)\n",
                       out.host_seconds > 0 ? static_cast<double>(instret) / out.host_seconds / 1e6 : 0.0,
                       out.host_seconds);
