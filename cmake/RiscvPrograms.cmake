@@ -35,7 +35,8 @@ cmake_path(NORMAL_PATH PULPSIM_RISCV_RUNTIME_DIR)
 set(PULPSIM_RISCV_RUNTIME_SOURCES ${PULPSIM_RISCV_RUNTIME_DIR}/crt0.S ${PULPSIM_RISCV_RUNTIME_DIR}/runtime.c)
 # RUNTIME cluster: every core starts in crt0_cluster.S; code in L2, .tcdm data and stacks in the TCDM.
 set(PULPSIM_RISCV_CLUSTER_RUNTIME_SOURCES ${PULPSIM_RISCV_RUNTIME_DIR}/crt0_cluster.S
-    ${PULPSIM_RISCV_RUNTIME_DIR}/runtime.c ${PULPSIM_RISCV_RUNTIME_DIR}/cluster.c)
+    ${PULPSIM_RISCV_RUNTIME_DIR}/runtime.c ${PULPSIM_RISCV_RUNTIME_DIR}/cluster.c
+    ${PULPSIM_RISCV_RUNTIME_DIR}/dma.c)
 
 # --- tools --------------------------------------------------------------------------------------
 find_program(PULPSIM_RISCV_CC NAMES clang-19 DOC "clang 19 used to cross-compile RISC-V kernels")

@@ -17,6 +17,8 @@
 /* Event unit registers (cluster peripherals at 0x1020_0000; see sim/cluster/event_unit.hpp). */
 #define EU_BASE 0x10200000u
 #define EU_NUM_CORES 0x004u
+#define EU_TCDM_SIZE 0x008u /* bytes of TCDM the platform has (tcdm.size) */
+#define EU_TCDM_BASE 0x10000000u
 #define EU_TEAM_MASK 0x100u
 #define EU_DISPATCH_ARG 0x104u
 #define EU_DISPATCH_FN 0x108u

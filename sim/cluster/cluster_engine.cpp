@@ -5,8 +5,10 @@
 
 namespace pulpsim {
 
-ClusterEngine::ClusterEngine(std::vector<Hart*> harts, EventUnit& events, unsigned lookahead)
-    : harts_(std::move(harts)), events_(events), lookahead_(std::max(lookahead, 1u)) {}
+ClusterEngine::ClusterEngine(std::vector<Hart*> harts, EventUnit& events, unsigned lookahead, DmaUnit* dma,
+                             PlatformConfig::Dma::Arbitration arbitration)
+    : harts_(std::move(harts)), events_(events), lookahead_(std::max(lookahead, 1u)), dma_(dma),
+      arbitration_(arbitration) {}
 
 // A fixed permutation of cycles: a rotation by `cycle % n` would let a loop whose period is a multiple of
 // n see the same order every time and always lose the same conflicts.
@@ -25,11 +27,41 @@ bool ClusterEngine::check_stopped(Hart& h) {
     return true;
 }
 
+uint64_t ClusterEngine::next_wake() const {
+    return std::min(events_.next_wake(), dma_ ? dma_->next_wake() : UINT64_MAX);
+}
+
+bool ClusterEngine::dma_goes_first() {
+    switch (arbitration_) {
+    case PlatformConfig::Dma::Arbitration::DmaFirst: return true;
+    case PlatformConfig::Dma::Arbitration::CoresFirst: return false;
+    case PlatformConfig::Dma::Arbitration::RoundRobin: break;
+    }
+    dma_turn_ = !dma_turn_;
+    return dma_turn_;
+}
+
+void ClusterEngine::report_deadlock() {
+    std::string where;
+    for (const Hart* h : harts_)
+        where += fmt::format(" core {} at pc {:#010x};", h->hartid(), h->pc());
+    harts_[0]->request_stop(StopReason::Error, 3,
+                            fmt::format("deadlock at cycle {}: every core is asleep waiting for an "
+                                        "event that nothing will send ({})",
+                                        now_, where.substr(1, where.size() - 2)));
+    finished_ = true;
+    stopper_ = harts_[0];
+}
+
 uint64_t ClusterEngine::advance(uint64_t target) {
     const unsigned n = static_cast<unsigned>(harts_.size());
     while (!finished_ && now_ < target) {
         const uint64_t step_end = std::min(target, now_ + lookahead_);
+        const bool dma_busy = dma_ && dma_->busy();
+        const bool dma_first = dma_busy && dma_goes_first();
+        if (dma_first) dma_->advance(step_end);
         events_.deliver_wakes(step_end - 1);
+        if (dma_) dma_->deliver_wakes(step_end - 1);
         Hart* lone = nullptr;
         unsigned awake = 0;
         for (Hart* h : harts_) {
@@ -40,25 +72,23 @@ uint64_t ClusterEngine::advance(uint64_t target) {
             }
         }
         if (awake == 0) {
-            if (events_.next_wake() == UINT64_MAX) {
-                std::string where;
-                for (const Hart* h : harts_)
-                    where += fmt::format(" core {} at pc {:#010x};", h->hartid(), h->pc());
-                harts_[0]->request_stop(
-                    StopReason::Error, 3,
-                    fmt::format("deadlock at cycle {}: every core is asleep waiting for an "
-                                "event that nothing will send ({})",
-                                now_, where.substr(1, where.size() - 2)));
-                finished_ = true;
-                stopper_ = harts_[0];
+            if (dma_busy) {
+                // Every core waits: the DMA alone moves time forward, a step at a time.
+                if (!dma_first) dma_->advance(step_end);
+                now_ = step_end;
+                continue;
+            }
+            if (next_wake() == UINT64_MAX) {
+                report_deadlock();
                 return now_;
             }
-            now_ = std::min(std::max(events_.next_wake(), now_ + 1), target);
+            now_ = std::min(std::max(next_wake(), now_ + 1), target);
             continue;
         }
-        if (awake == 1) {
-            // Nothing can interleave with it until the next wake-up: let it run in its own loop.
-            const uint64_t until = std::min(target, std::max(events_.next_wake(), now_ + 1));
+        if (awake == 1 && !dma_busy) {
+            // Nothing can interleave with it until the next wake-up: let it run in its own loop. A core
+            // that starts a DMA transfer ends its run there.
+            const uint64_t until = std::min(target, std::max(next_wake(), now_ + 1));
             if (lone->cycle() < until) lone->run(until);
             if (check_stopped(*lone)) return now_;
             // A core that fell asleep did so at its own cycle: the next iteration handles the idle time.
@@ -72,6 +102,8 @@ uint64_t ClusterEngine::advance(uint64_t target) {
             h.run(step_end);
             if (check_stopped(h)) return now_;
         }
+        // Also when a core started the DMA during this step.
+        if (dma_ && !dma_first) dma_->advance(step_end);
         now_ = step_end;
     }
     return now_;

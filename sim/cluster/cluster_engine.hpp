@@ -5,6 +5,10 @@
 // that step: with lookahead 1 this is exact cycle-by-cycle round-robin, with larger steps the winner of a
 // same-cycle conflict is decided per step instead of per cycle, for much less overhead. Cycles in which no
 // core can issue are skipped; a lone awake core runs until the next event.
+//
+// The DMA, while it has work, advances once per step too: before the cores (dma.arbitration: dma-first),
+// after them (cores-first), or alternately (round-robin), which decides who wins a bank both want in the
+// same cycle.
 #pragma once
 
 #include <cstdint>
@@ -12,13 +16,17 @@
 #include <vector>
 
 #include "cluster/event_unit.hpp"
+#include "cluster/platform_config.hpp"
 #include "core/hart.hpp"
+#include "dma/dma_unit.hpp"
 
 namespace pulpsim {
 
 class ClusterEngine {
   public:
-    ClusterEngine(std::vector<Hart*> harts, EventUnit& events, unsigned lookahead);
+    ClusterEngine(
+        std::vector<Hart*> harts, EventUnit& events, unsigned lookahead, DmaUnit* dma = nullptr,
+        PlatformConfig::Dma::Arbitration arbitration = PlatformConfig::Dma::Arbitration::RoundRobin);
 
     // Runs until cycle `target` or the end of the program; returns the cycle reached.
     uint64_t advance(uint64_t target);
@@ -31,10 +39,16 @@ class ClusterEngine {
   private:
     bool check_stopped(Hart& h);
     unsigned first_in_order(uint64_t cycle) const;
+    uint64_t next_wake() const;
+    bool dma_goes_first();
+    void report_deadlock();
 
     std::vector<Hart*> harts_;
     EventUnit& events_;
     unsigned lookahead_;
+    DmaUnit* dma_;
+    PlatformConfig::Dma::Arbitration arbitration_;
+    bool dma_turn_ = false; // round-robin: whether the DMA goes first in its next busy step
     uint64_t now_ = 0;
     bool finished_ = false;
     const Hart* stopper_ = nullptr;

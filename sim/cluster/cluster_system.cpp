@@ -26,7 +26,8 @@ ClusterMachine::ClusterMachine(const ElfImage& elf, const PlatformConfig& config
     tc.base = config_.tcdm.base;
     tc.size = config_.tcdm.size;
     tc.banks = config_.tcdm.banks;
-    tc.ports = cores;
+    tc.ports = cores + config_.dma.tcdm_ports;
+    tc.first_dma_port = cores;
     interconnect_ = std::make_unique<TcdmInterconnect>(tc);
     arbiter_.interconnect = interconnect_.get();
     tcdm_ram_ = &bus_.add_ram("tcdm", config_.tcdm.base, config_.tcdm.size);
@@ -78,9 +79,33 @@ ClusterMachine::ClusterMachine(const ElfImage& elf, const PlatformConfig& config
     EventUnitTiming eut;
     eut.sleep_latency = config_.event_unit.sleep_latency;
     eut.wake_latency = config_.event_unit.wake_latency;
-    events_ = std::make_unique<EventUnit>(raw, config_.cluster.cores, eut);
+    events_ = std::make_unique<EventUnit>(raw, config_.cluster.cores, eut, config_.tcdm.size);
     bus_.add_device("event_unit", kClusterPeripheralsBase, EventUnit::kWindowSize, *events_);
-    engine_ = std::make_unique<ClusterEngine>(raw, *events_, config_.engine.lookahead);
+
+    DmaConfig dc;
+    dc.bandwidth_bits = config_.dma.bandwidth_bits;
+    dc.full_duplex = config_.dma.duplex == PlatformConfig::Dma::Duplex::Full;
+    dc.cores = cores;
+    dc.queue_depth = config_.dma.queue_depth;
+    dc.first_tcdm_port = cores;
+    dc.tcdm_port_count = config_.dma.tcdm_ports;
+    dc.l2_latency = config_.l2.latency;
+    dc.l2_base = config_.l2.base;
+    dc.l2_size = config_.l2.size;
+    dc.tcdm_base = config_.tcdm.base;
+    dc.tcdm_size = config_.tcdm.size;
+    dma_ = std::make_unique<DmaEngine>(dc, *interconnect_, bus_);
+    DmaUnitTiming dt;
+    dt.sleep_latency = config_.event_unit.sleep_latency;
+    dt.wake_latency = config_.event_unit.wake_latency;
+    dma_unit_ = std::make_unique<DmaUnit>(*dma_, raw, dt);
+    bus_.add_device("dma", kDmaRegistersBase, DmaUnit::kWindowSize, *dma_unit_);
+    host_.probe_dma([this](uint64_t cycle) {
+        dma_unit_->advance(cycle);
+        return dma_->activity(cycle);
+    });
+    engine_ = std::make_unique<ClusterEngine>(raw, *events_, config_.engine.lookahead, dma_unit_.get(),
+                                              config_.dma.arbitration);
 }
 
 void ClusterMachine::place_program() {
@@ -143,6 +168,7 @@ ClusterSystem::ClusterSystem(sc_core::sc_module_name name, const ElfImage& elf, 
     blocks_.push_back(std::make_unique<BlockModule>("event_unit", "fork/join, barriers, mutex, sleep/wake"));
     blocks_.push_back(std::make_unique<BlockModule>("fpu_pool", "FPUs shared by the cores, div/sqrt units"));
     blocks_.push_back(std::make_unique<BlockModule>("icache", "private L0 and shared L1 instruction caches"));
+    blocks_.push_back(std::make_unique<BlockModule>("dma", "cluster DMA between L2 and the TCDM"));
     auto progress = [this, options](uint64_t cycles, double seconds) {
         if (!options.show_progress) return;
         std::fprintf(stderr, "\r[pulpsim] %.1f M cycles, %.1f M cycles/s   ",

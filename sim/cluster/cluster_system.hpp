@@ -2,10 +2,9 @@
 // through the logarithmic interconnect, L2 behind the cluster bus, the event unit, and the host services.
 // Built from a PlatformConfig (configs/platforms/*.yaml).
 //
-// Memory map: TCDM at tcdm.base (0x1000_0000), cluster peripherals (event unit) at 0x1020_0000, L2 at
-// l2.base (0x1C00_0000). Every core starts at the ELF entry point; the runtime parks all but core 0.
-//
-// Ignores (for now): the DMA.
+// Memory map: TCDM at tcdm.base (0x1000_0000), cluster peripherals at 0x1020_0000 (event unit at +0, DMA
+// registers at +0x1800), L2 at l2.base (0x1C00_0000). Every core starts at the ELF entry point; the runtime
+// parks all but core 0.
 #pragma once
 
 #include <memory>
@@ -21,6 +20,8 @@
 #include "cluster/host_services.hpp"
 #include "cluster/instruction_cache.hpp"
 #include "cluster/platform_config.hpp"
+#include "dma/dma_engine.hpp"
+#include "dma/dma_unit.hpp"
 #include "memory/tcdm_interconnect.hpp"
 
 namespace pulpsim {
@@ -32,6 +33,7 @@ struct ClusterOptions {
 };
 
 inline constexpr uint32_t kClusterPeripheralsBase = 0x10200000u;
+inline constexpr uint32_t kDmaRegistersBase = kClusterPeripheralsBase + 0x1800u;
 
 // The cluster as plain C++: tests and benchmarks drive it directly; ClusterSystem wraps it in SystemC.
 class ClusterMachine {
@@ -53,6 +55,7 @@ class ClusterMachine {
     // With the private mapping the cores keep their own FPU timing and the pool is not consulted.
     bool private_fpus() const { return private_fpus_; }
     const InstructionCache* icache() const { return icache_.get(); } // null with icache.model = perfect
+    const DmaEngine& dma() const { return *dma_; }
     AddressMap& memory() { return bus_; }
     const ElfImage& elf() const { return elf_; }
     const PlatformConfig& config() const { return config_; }
@@ -90,6 +93,8 @@ class ClusterMachine {
     SharedFpus fpu_arbiter_;
     std::vector<std::unique_ptr<Hart>> harts_;
     std::unique_ptr<EventUnit> events_;
+    std::unique_ptr<DmaEngine> dma_;
+    std::unique_ptr<DmaUnit> dma_unit_;
     std::unique_ptr<ClusterEngine> engine_;
 };
 

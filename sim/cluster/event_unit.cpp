@@ -5,9 +5,10 @@
 
 namespace pulpsim {
 
-EventUnit::EventUnit(std::vector<Hart*> harts, unsigned workers, const EventUnitTiming& timing)
-    : harts_(std::move(harts)), workers_(workers), timing_(timing), cores_(harts_.size()),
-      team_mask_(workers >= 32 ? ~0u : (1u << workers) - 1) {}
+EventUnit::EventUnit(std::vector<Hart*> harts, unsigned workers, const EventUnitTiming& timing,
+                     uint32_t tcdm_size)
+    : harts_(std::move(harts)), workers_(workers), tcdm_size_(tcdm_size), timing_(timing),
+      cores_(harts_.size()), team_mask_(workers >= 32 ? ~0u : (1u << workers) - 1) {}
 
 void EventUnit::sleep(unsigned core) {
     CoreState& c = cores_[core];
@@ -54,6 +55,7 @@ uint32_t EventUnit::read(uint32_t offset, unsigned, unsigned core) {
     switch (offset) {
     case kCoreId: return core;
     case kNumCores: return workers_;
+    case kTcdmSize: return tcdm_size_;
     case kDispatchWait:
         if (!c.dispatch_pending) sleep(core);
         c.dispatch_pending = false;

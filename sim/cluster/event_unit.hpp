@@ -4,6 +4,7 @@
 // Models, as memory-mapped registers at the cluster peripheral base (0x1020_0000 on PULP):
 //   0x000 CORE_ID          read: the requesting core's id
 //   0x004 NUM_CORES        read: worker cores in the cluster
+//   0x008 TCDM_SIZE        read: bytes of TCDM (tcdm.size), so programs can size their tiles to the L1
 //   0x100 TEAM_MASK        write: the cores taking part in the next dispatch and in barriers
 //   0x104 DISPATCH_ARG     write: the argument handed to every team member
 //   0x108 DISPATCH_FN      write: the function; writing it releases the team (every member but the writer)
@@ -41,7 +42,7 @@ struct EventUnitCounters {
 
 class EventUnit : public MmioDevice {
   public:
-    static constexpr uint32_t kCoreId = 0x000, kNumCores = 0x004;
+    static constexpr uint32_t kCoreId = 0x000, kNumCores = 0x004, kTcdmSize = 0x008;
     static constexpr uint32_t kTeamMask = 0x100, kDispatchArg = 0x104, kDispatchFn = 0x108;
     static constexpr uint32_t kDispatchWait = 0x10C, kDispatchGetArg = 0x110;
     static constexpr uint32_t kBarrierWait = 0x200;
@@ -49,7 +50,8 @@ class EventUnit : public MmioDevice {
     static constexpr uint32_t kWindowSize = 0x1000;
 
     // `harts` are the cluster's cores, indexed by hart id; `workers` of them are worker cores.
-    EventUnit(std::vector<Hart*> harts, unsigned workers, const EventUnitTiming& timing);
+    EventUnit(std::vector<Hart*> harts, unsigned workers, const EventUnitTiming& timing,
+              uint32_t tcdm_size = 0);
 
     uint32_t read(uint32_t offset, unsigned size, unsigned initiator) override;
     void write(uint32_t offset, unsigned size, uint32_t value, unsigned initiator) override;
@@ -78,6 +80,7 @@ class EventUnit : public MmioDevice {
 
     std::vector<Hart*> harts_;
     unsigned workers_;
+    uint32_t tcdm_size_;
     EventUnitTiming timing_;
     std::vector<CoreState> cores_;
     uint32_t team_mask_;

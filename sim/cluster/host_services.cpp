@@ -1,5 +1,6 @@
 #include "cluster/host_services.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <fmt/format.h>
 #include <unistd.h>
@@ -83,13 +84,27 @@ CoreStats HostServices::region_stats(const Hart& caller) const {
     return sum;
 }
 
+std::vector<uint64_t> HostServices::dma_waits(const Hart& caller) const {
+    std::vector<uint64_t> waits;
+    if (region_harts_.empty()) waits.push_back(caller.stats().stalls(StallKind::DmaWait));
+    for (const Hart* h : region_harts_)
+        waits.push_back(h->stats().stalls(StallKind::DmaWait));
+    return waits;
+}
+
 void HostServices::region_begin(Hart& h, const std::string& name, uint64_t macs) {
     size_t index = regions_.size();
     for (size_t i = 0; i < regions_.size(); ++i)
         if (regions_[i].name == name) index = i;
-    if (index == regions_.size()) regions_.push_back(RegionRecord{name});
+    if (index == regions_.size()) {
+        RegionRecord rec;
+        rec.name = name;
+        regions_.push_back(std::move(rec));
+    }
     // The host call itself is the region's first instruction; count from the cycle it issued.
-    open_.push_back({index, macs, {h.issue_, region_stats(h)}});
+    OpenRegion r{index, macs, {h.issue_, region_stats(h)}, {}, dma_waits(h)};
+    if (dma_probe_) r.dma = dma_probe_(h.issue_);
+    open_.push_back(std::move(r));
 }
 
 void HostServices::region_end(Hart& h) {
@@ -103,6 +118,17 @@ void HostServices::region_end(Hart& h) {
     rec.macs += r.macs;
     for (size_t k = 0; k < rec.stalls.size(); ++k)
         rec.stalls[k] += now.stall_cycles[k] - r.start.stats.stall_cycles[k];
+    if (dma_probe_) {
+        const DmaActivity d = dma_probe_(h.issue_);
+        rec.dma.bytes_in += d.bytes_in - r.dma.bytes_in;
+        rec.dma.bytes_out += d.bytes_out - r.dma.bytes_out;
+        rec.dma.busy_cycles += d.busy_cycles - r.dma.busy_cycles;
+    }
+    const std::vector<uint64_t> waits = dma_waits(h);
+    uint64_t exposed = 0;
+    for (size_t i = 0; i < waits.size() && i < r.dma_wait.size(); ++i)
+        exposed = std::max(exposed, waits[i] - r.dma_wait[i]);
+    rec.dma_exposed_cycles += exposed;
 }
 
 void HostServices::close_open_regions(Hart& h) {

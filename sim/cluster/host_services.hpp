@@ -2,11 +2,13 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "core/hart.hpp"
+#include "dma/dma_engine.hpp"
 
 namespace pulpsim {
 
@@ -31,6 +33,9 @@ struct RegionRecord {
     uint64_t instret = 0;
     uint64_t macs = 0;
     std::array<uint64_t, static_cast<size_t>(StallKind::Count)> stalls{};
+    // The DMA during the region (zero on platforms without one).
+    DmaActivity dma;
+    uint64_t dma_exposed_cycles = 0; // DMA-wait cycles of the core that waited longest
 };
 
 class HostServices : public HostInterface {
@@ -48,6 +53,8 @@ class HostServices : public HostInterface {
     // Perf regions of a cluster count the instructions and stalls of all these cores (the cycles are those
     // of the core that opens and closes the region).
     void count_regions_over(std::vector<const Hart*> harts) { region_harts_ = std::move(harts); }
+    // Regions also record the DMA's activity, sampled up to the cycle a region begins and ends.
+    void probe_dma(std::function<DmaActivity(uint64_t cycle)> probe) { dma_probe_ = std::move(probe); }
 
     const std::vector<RegionRecord>& regions() const { return regions_; }
     const std::string& captured_stdout() const { return out_; }
@@ -61,6 +68,8 @@ class HostServices : public HostInterface {
         size_t index;
         uint64_t macs;
         CounterSnapshot start;
+        DmaActivity dma;
+        std::vector<uint64_t> dma_wait; // per core
     };
     void emit(int fd, const char* data, size_t len);
     void region_begin(Hart& hart, const std::string& name, uint64_t macs);
@@ -72,7 +81,9 @@ class HostServices : public HostInterface {
     std::vector<OpenRegion> open_;
     Hart* hart_ = nullptr;
     std::vector<const Hart*> region_harts_;
+    std::function<DmaActivity(uint64_t)> dma_probe_;
     CoreStats region_stats(const Hart& caller) const;
+    std::vector<uint64_t> dma_waits(const Hart& caller) const;
 
     struct Console : MmioDevice {
         HostServices* host;

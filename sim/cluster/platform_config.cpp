@@ -216,6 +216,10 @@ Key fpu_mapping_key(std::string name) {
 
 constexpr std::array<std::pair<std::string_view, PlatformConfig::Dma::Duplex>, 2> kDuplexModes{
     {{"half-duplex", PlatformConfig::Dma::Duplex::Half}, {"full-duplex", PlatformConfig::Dma::Duplex::Full}}};
+constexpr std::array<std::pair<std::string_view, PlatformConfig::Dma::Arbitration>, 3> kDmaArbitrations{
+    {{"round-robin", PlatformConfig::Dma::Arbitration::RoundRobin},
+     {"cores-first", PlatformConfig::Dma::Arbitration::CoresFirst},
+     {"dma-first", PlatformConfig::Dma::Arbitration::DmaFirst}}};
 constexpr std::array<std::pair<std::string_view, PlatformConfig::Icache::Model>, 2> kIcacheModels{
     {{"perfect", PlatformConfig::Icache::Model::Perfect},
      {"pulp-open", PlatformConfig::Icache::Model::PulpOpen}}};
@@ -299,12 +303,16 @@ const std::vector<Key>& key_table() {
             "event_unit.wake_latency", integer(0, 1000),
             [](auto& c) -> auto& { return c.event_unit.wake_latency; }));
         t.push_back(integer_key(
-            "dma.bandwidth_bits", {Kind::Integer, 8, 1024, 8},
+            "dma.bandwidth_bits", {Kind::Integer, 8, 256, 8},
             [](auto& c) -> auto& { return c.dma.bandwidth_bits; }));
         t.push_back(enum_key(
             "dma.duplex", kDuplexModes, [](auto& c) -> auto& { return c.dma.duplex; }));
         t.push_back(integer_key(
             "dma.queue_depth", integer(1, 64), [](auto& c) -> auto& { return c.dma.queue_depth; }));
+        t.push_back(enum_key(
+            "dma.arbitration", kDmaArbitrations, [](auto& c) -> auto& { return c.dma.arbitration; }));
+        t.push_back(integer_key(
+            "dma.tcdm_ports", integer(1, 16), [](auto& c) -> auto& { return c.dma.tcdm_ports; }));
         t.push_back(integer_key(
             "engine.quantum", integer(1, 1000000000), [](auto& c) -> auto& { return c.engine.quantum; }));
         t.push_back(integer_key(
@@ -690,6 +698,12 @@ CoreTiming core_timing(const PlatformConfig& config) {
 std::string_view to_string(PlatformConfig::Dma::Duplex duplex) {
     for (const auto& [word, value] : kDuplexModes)
         if (value == duplex) return word;
+    return "?";
+}
+
+std::string_view to_string(PlatformConfig::Dma::Arbitration arbitration) {
+    for (const auto& [word, value] : kDmaArbitrations)
+        if (value == arbitration) return word;
     return "?";
 }
 

@@ -73,6 +73,10 @@ struct PlatformConfig {
         unsigned bandwidth_bits = 64; // bits per cycle (per direction when full duplex)
         Duplex duplex = Duplex::Full;
         unsigned queue_depth = 2; // outstanding commands per core
+        // Who wins a TCDM bank both the DMA and a core want in the same cycle.
+        enum class Arbitration { RoundRobin, CoresFirst, DmaFirst };
+        Arbitration arbitration = Arbitration::RoundRobin;
+        unsigned tcdm_ports = 4; // interconnect ports of the DMA (labels; the bandwidth limits throughput)
         bool operator==(const Dma&) const = default;
     };
     struct Engine {
@@ -125,6 +129,7 @@ std::optional<uint64_t> parse_size(std::string_view text);
 CoreTiming core_timing(const PlatformConfig& config);
 
 std::string_view to_string(PlatformConfig::Dma::Duplex duplex);
+std::string_view to_string(PlatformConfig::Dma::Arbitration arbitration);
 std::string_view to_string(PlatformConfig::Icache::Model model);
 
 } // namespace pulpsim

@@ -9,6 +9,7 @@
 #include "cluster/cluster_system.hpp"
 #include "cluster/fpu_pool.hpp"
 #include "cluster/instruction_cache.hpp"
+#include "dma/dma_engine.hpp"
 #include "memory/tcdm_interconnect.hpp"
 
 namespace pulpsim {
@@ -41,6 +42,47 @@ uint64_t total_instret(const RunView& v) {
     for (const Hart* h : v.harts)
         n += h->stats().instret();
     return n;
+}
+
+// What a region did with the DMA, and whether the DMA or the computation set its length.
+struct RegionDma {
+    double utilisation = 0;           // share of the region's cycles with a transfer in flight
+    double bandwidth_utilisation = 0; // bytes moved / bytes the configured bandwidth allows
+    double overlap = 0;               // share of the DMA's busy cycles hidden behind computation
+    const char* verdict = "no-dma";
+};
+
+RegionDma region_dma(const RegionRecord& r, const DmaEngine& dma) {
+    RegionDma d;
+    const uint64_t bytes = r.dma.bytes_in + r.dma.bytes_out;
+    if (bytes == 0 || r.cycles == 0) return d;
+    const uint64_t busy = r.dma.busy_cycles, exposed = std::min(r.dma_exposed_cycles, r.cycles);
+    const uint64_t per_cycle = dma.config().bandwidth_bits / 8 * (dma.config().full_duplex ? 2 : 1);
+    d.utilisation = ratio(busy, r.cycles);
+    d.bandwidth_utilisation = ratio(bytes, r.cycles * per_cycle);
+    d.overlap = ratio(busy - std::min(busy, exposed), busy);
+    // The cores computed for cycles - exposed cycles; the DMA worked for busy cycles. The longer one set
+    // the pace.
+    d.verdict = busy > r.cycles - exposed ? "dma-bound" : "compute-bound";
+    return d;
+}
+
+// Sums over the core ports (below first) or the DMA ports of the interconnect.
+struct DmaContention {
+    uint64_t cores_stalled = 0; // cycles cores waited for a bank the DMA held
+    uint64_t dma_stalled = 0;   // word-cycles the DMA waited for a bank a core held
+};
+
+DmaContention dma_contention(const TcdmInterconnect& tcdm) {
+    DmaContention c;
+    const auto& ports = tcdm.counters().ports;
+    for (unsigned p = 0; p < ports.size(); ++p) {
+        if (p < tcdm.config().first_dma_port)
+            c.cores_stalled += ports[p].waited_on_dma;
+        else
+            c.dma_stalled += ports[p].contention_cycles - ports[p].waited_on_dma;
+    }
+    return c;
 }
 
 // FP operations one cycle can start: one per FPU.
@@ -76,6 +118,7 @@ RunView run_view(const ClusterMachine& m) {
     v.tcdm = &m.tcdm();
     v.fpu_pool = &m.fpu_pool();
     v.icache = m.icache();
+    v.dma = &m.dma();
     v.private_fpus = m.private_fpus();
     v.config = describe(m.config());
     v.cycles = m.cycles();
@@ -148,6 +191,17 @@ nlohmann::ordered_json report_json(const RunView& v, const RunOutcome& out) {
         rj["ideal_mac_per_cycle"] = ideal_macs_per_cycle(v);
         rj["fpu_utilisation"] = ratio(r.macs, r.cycles * ideal_macs_per_cycle(v));
         rj["stalls"] = stalls_json(r.stalls);
+        if (v.dma) {
+            const RegionDma d = region_dma(r, *v.dma);
+            rj["dma"] = {{"bytes_in", r.dma.bytes_in},
+                         {"bytes_out", r.dma.bytes_out},
+                         {"busy_cycles", r.dma.busy_cycles},
+                         {"exposed_wait_cycles", r.dma_exposed_cycles},
+                         {"utilisation", d.utilisation},
+                         {"bandwidth_utilisation", d.bandwidth_utilisation},
+                         {"overlap", d.overlap},
+                         {"verdict", d.verdict}};
+        }
         regions.push_back(rj);
     }
     j["regions"] = regions;
@@ -159,6 +213,24 @@ nlohmann::ordered_json report_json(const RunView& v, const RunOutcome& out) {
             banks.push_back(
                 {{"bank", b}, {"accesses", c.banks[b].accesses}, {"conflicts", c.banks[b].conflict_cycles}});
         j["tcdm"] = {{"accesses", c.accesses()}, {"conflicts", c.conflict_cycles()}, {"banks", banks}};
+    }
+    if (v.dma && v.tcdm) {
+        const DmaCounters& c = v.dma->counters();
+        const DmaActivity a = v.dma->activity(v.cycles);
+        const DmaContention k = dma_contention(*v.tcdm);
+        j["dma"] = {{"bandwidth_bits", v.dma->config().bandwidth_bits},
+                    {"duplex", v.dma->config().full_duplex ? "full-duplex" : "half-duplex"},
+                    {"transfers", c.transfers_completed},
+                    {"bytes_in", c.bytes_in},
+                    {"bytes_out", c.bytes_out},
+                    {"busy_cycles", a.busy_cycles},
+                    {"utilisation", ratio(a.busy_cycles, v.cycles)},
+                    {"moving_cycles", c.active_cycles},
+                    {"bank_stall_cycles", c.bank_stall_cycles},
+                    {"stalled_by_cores_cycles", k.dma_stalled},
+                    {"stalled_cores_cycles", k.cores_stalled},
+                    {"latency_mean", ratio(c.latency_sum, c.transfers_completed)},
+                    {"latency_max", c.latency_max}};
     }
     if (v.fpu_pool) {
         const FpuPool& p = *v.fpu_pool;
@@ -282,14 +354,38 @@ void print_report_table(std::ostream& os, const RunView& v, const RunOutcome& ou
                                   p.fpu(f).busy_cycles, p.fpu(f).contention_cycles);
         os << "\n";
     }
+    const bool dma_used = v.dma && v.dma->counters().transfers_completed + v.dma->issued() > 0;
+    if (dma_used && v.tcdm) {
+        const DmaCounters& c = v.dma->counters();
+        const DmaActivity a = v.dma->activity(v.cycles);
+        const DmaContention k = dma_contention(*v.tcdm);
+        os << fmt::format("\nDMA ({} bit/cycle, {}): {} transfers, {} bytes in, {} bytes out; busy {} cycles "
+                          "({:.1f}%); latency mean {:.0f}, max {}\n",
+                          v.dma->config().bandwidth_bits,
+                          v.dma->config().full_duplex ? "full-duplex" : "half-duplex", c.transfers_completed,
+                          c.bytes_in, c.bytes_out, a.busy_cycles, 100.0 * ratio(a.busy_cycles, v.cycles),
+                          ratio(c.latency_sum, c.transfers_completed), c.latency_max);
+        os << fmt::format("DMA and cores: the DMA waited {} cycles for banks ({} word-cycles behind cores); "
+                          "cores waited {} cycles behind the DMA\n",
+                          c.bank_stall_cycles, k.dma_stalled, k.cores_stalled);
+    }
     const auto& regions = v.host->regions();
     if (!regions.empty()) {
-        os << fmt::format("\n{:<20}{:>6}{:>14}{:>14}{:>12}{:>10}{:>10}\n", "region", "runs", "cycles",
+        os << fmt::format("\n{:<20}{:>6}{:>14}{:>14}{:>12}{:>10}{:>10}", "region", "runs", "cycles",
                           "instret", "MACs", "MAC/cyc", "FPU util");
-        for (const RegionRecord& r : regions)
-            os << fmt::format("{:<20}{:>6}{:>14}{:>14}{:>12}{:>10.3f}{:>9.1f}%\n", r.name, r.count, r.cycles,
+        if (dma_used) os << fmt::format("{:>10}{:>10}{:>15}", "DMA busy", "overlap", "bound by");
+        os << "\n";
+        for (const RegionRecord& r : regions) {
+            os << fmt::format("{:<20}{:>6}{:>14}{:>14}{:>12}{:>10.3f}{:>9.1f}%", r.name, r.count, r.cycles,
                               r.instret, r.macs, ratio(r.macs, r.cycles),
                               100.0 * ratio(r.macs, r.cycles * ideal_macs_per_cycle(v)));
+            if (dma_used) {
+                const RegionDma d = region_dma(r, *v.dma);
+                os << fmt::format("{:>9.1f}%{:>9.1f}%{:>15}", 100.0 * d.utilisation, 100.0 * d.overlap,
+                                  d.verdict);
+            }
+            os << "\n";
+        }
     }
     os.flush();
 }

@@ -16,6 +16,7 @@ class ClusterMachine;
 class TcdmInterconnect;
 class FpuPool;
 class InstructionCache;
+class DmaEngine;
 
 // What a report is made of, whichever platform ran.
 struct RunView {
@@ -26,6 +27,7 @@ struct RunView {
     const TcdmInterconnect* tcdm = nullptr;   // null in bare mode
     const FpuPool* fpu_pool = nullptr;        // null in bare mode
     const InstructionCache* icache = nullptr; // null in bare mode and with a perfect cache
+    const DmaEngine* dma = nullptr;           // null in bare mode
     bool private_fpus = false;
     std::vector<std::pair<std::string, std::string>> config;
     uint64_t cycles = 0; // of the whole run

@@ -19,7 +19,8 @@ enum class StallKind : uint8_t {
     FpuContention,  // the shared FPU (or div/sqrt unit) was taken by another core
     ICacheMiss,     // instruction fetch waited for a cache refill
     MemoryLatency,  // accesses to slower memories (L2, peripherals) beyond their first cycle
-    Sleep,          // asleep in cv.elw (barriers, dispatch, DMA waits) including the wake-up latency
+    Sleep,          // asleep in cv.elw (barriers, dispatch, mutex) including the wake-up latency
+    DmaWait,        // asleep waiting for a DMA transfer, or stalled on a full DMA command queue
     Count
 };
 

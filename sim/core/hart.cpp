@@ -19,6 +19,7 @@ const char* stall_name(StallKind kind) {
     case StallKind::ICacheMiss: return "icache_miss";
     case StallKind::MemoryLatency: return "memory_latency";
     case StallKind::Sleep: return "sleep";
+    case StallKind::DmaWait: return "dma_wait";
     case StallKind::Count: break;
     }
     return "?";
@@ -155,7 +156,7 @@ void Hart::step() {
 void Hart::wake(uint64_t cycle) {
     if (!asleep_) return;
     asleep_ = false;
-    if (cycle > cycle_) add_stall(StallKind::Sleep, cycle - cycle_);
+    if (cycle > cycle_) add_stall(sleep_kind_, cycle - cycle_);
 }
 
 void Hart::stall_on_operands(uint64_t need) {

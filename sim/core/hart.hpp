@@ -122,7 +122,7 @@ class Hart {
     void wake(uint64_t cycle);
     // The run ended while this core slept: count the sleep up to `cycle` (the core stays asleep).
     void sleep_until_end(uint64_t cycle) {
-        if (asleep_ && cycle > cycle_) add_stall(StallKind::Sleep, cycle - cycle_);
+        if (asleep_ && cycle > cycle_) add_stall(sleep_kind_, cycle - cycle_);
     }
     // Instruction fetch goes through `port`, asked for every new line of 2^line_shift bytes (nullptr: free).
     void set_instruction_fetch(InstructionFetchPort* port, unsigned line_shift) {
@@ -220,7 +220,11 @@ class Hart {
 
     [[noreturn]] void trap(uint32_t cause, uint32_t tval) { throw TrapSignal{cause, tval}; }
     // Abandons the current instruction and puts the core to sleep until wake() (cv.elw on an event).
-    [[noreturn]] void sleep_until_woken() { throw TrapSignal{cause::kSleep, 0}; }
+    // The time asleep counts as `kind` (Sleep, or DmaWait for a DMA transfer).
+    [[noreturn]] void sleep_until_woken(StallKind kind = StallKind::Sleep) {
+        sleep_kind_ = kind;
+        throw TrapSignal{cause::kSleep, 0};
+    }
     void arbitrate(uint32_t addr, bool is_write) {
         delay_issue(arbiter_->grant(arbiter_port_, addr, issue_, is_write), StallKind::TcdmContention);
     }
@@ -283,6 +287,7 @@ class Hart {
     DataArbiter* arbiter_ = nullptr;
     unsigned arbiter_port_ = 0;
     bool asleep_ = false;
+    StallKind sleep_kind_ = StallKind::Sleep;
 
     uint32_t code_lo_ = 0;
     uint32_t code_span_ = 0;

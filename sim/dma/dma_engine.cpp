@@ -74,8 +74,9 @@ std::optional<uint32_t> DmaEngine::enqueue(unsigned core, const DmaTransfer& tra
 }
 
 void DmaEngine::start_front(Channel& ch) {
-    const Command& cmd = commands_[ch.pending.front()];
+    Command& cmd = commands_[ch.pending.front()];
     const uint64_t start = std::max(cmd.enqueued, ch.free_at);
+    cmd.started = start;
     ch.ready = std::max(start + config_.l2_latency, now_);
     ch.moved = 0;
     ch.started = true;
@@ -182,6 +183,27 @@ std::vector<DmaCompletion> DmaEngine::take_completions(uint64_t cycle) {
     });
     std::ranges::sort(result, {}, &DmaCompletion::cycle);
     return result;
+}
+
+DmaActivity DmaEngine::activity(uint64_t cycle) const {
+    DmaActivity a;
+    a.bytes_in = counters_.bytes_in;
+    a.bytes_out = counters_.bytes_out;
+    // The union of the transfers' [start, completion) before `cycle`. Each channel's intervals are
+    // disjoint and in order; the two channels' overlap.
+    std::vector<std::pair<uint64_t, uint64_t>> spans;
+    for (const Command& c : commands_) {
+        const uint64_t end = std::min(c.completion, cycle);
+        if (c.started < end) spans.emplace_back(c.started, end);
+    }
+    std::ranges::sort(spans);
+    uint64_t covered_to = 0;
+    for (const auto& [from, to] : spans) {
+        const uint64_t lo = std::max(from, covered_to);
+        if (to > lo) a.busy_cycles += to - lo;
+        covered_to = std::max(covered_to, to);
+    }
+    return a;
 }
 
 } // namespace pulpsim

@@ -60,6 +60,13 @@ struct DmaCompletion {
     uint64_t cycle;
 };
 
+// What the DMA had done before a cycle: differences of two give a region's DMA activity.
+struct DmaActivity {
+    uint64_t bytes_in = 0;
+    uint64_t bytes_out = 0;
+    uint64_t busy_cycles = 0; // cycles in which at least one transfer was in flight (started, not complete)
+};
+
 struct DmaCounters {
     uint64_t bytes_in = 0;
     uint64_t bytes_out = 0;
@@ -82,6 +89,12 @@ class DmaEngine {
 
     // Whether `core` has a free queue slot in `cycle` (commands complete by then do not hold one).
     bool can_enqueue(unsigned core, uint64_t cycle);
+    // The completion cycle of `core`'s oldest outstanding command (when a full queue frees a slot), or
+    // kNever while not yet known.
+    uint64_t queue_slot_free(unsigned core) const {
+        const auto& q = outstanding_.at(core);
+        return q.empty() ? 0 : commands_[q.front()].completion;
+    }
     // Queues a command; returns its id, or nothing when the core's queue is full (the core stalls and
     // retries). Throws std::invalid_argument for an invalid transfer or core.
     std::optional<uint32_t> enqueue(unsigned core, const DmaTransfer& transfer, uint64_t cycle);
@@ -99,12 +112,18 @@ class DmaEngine {
     std::vector<DmaCompletion> take_completions(uint64_t cycle);
 
     const DmaCounters& counters() const { return counters_; }
+    // Activity in the cycles before `cycle`; exact once advance(cycle) has run.
+    DmaActivity activity(uint64_t cycle) const;
+    // Commands accepted so far; ids are 0 .. issued() - 1.
+    uint32_t issued() const { return static_cast<uint32_t>(commands_.size()); }
+    unsigned core_of(uint32_t id) const { return commands_.at(id).core; }
 
   private:
     struct Command {
         unsigned core;
         DmaTransfer transfer;
         uint64_t enqueued;
+        uint64_t started = kNever; // when the channel took it (its L2 latency begins)
         uint64_t completion = kNever;
     };
     struct Channel {

@@ -35,6 +35,7 @@ struct TcdmConfig {
     uint32_t size = 64 * 1024;   // bytes; a multiple of banks * 4
     unsigned banks = 16;         // a power of two
     unsigned ports = 12;         // initiators: 8 cores + 4 DMA ports (pulp-open)
+    unsigned first_dma_port = 8; // ports from here on belong to the DMA (for attributing conflicts)
 };
 
 struct TcdmBankCounters {
@@ -47,6 +48,7 @@ struct TcdmPortCounters {
     uint64_t accesses = 0;
     uint64_t writes = 0;
     uint64_t contention_cycles = 0; // cycles this initiator waited for a bank
+    uint64_t waited_on_dma = 0;     // of those, cycles in which the DMA held the bank
 };
 
 struct TcdmCounters {
@@ -79,7 +81,9 @@ class TcdmInterconnect {
     [[nodiscard]] uint64_t request(unsigned port, uint32_t addr, uint64_t cycle, bool is_write) {
         assert(port < config_.ports && contains(addr, 1));
         const unsigned bank = bank_of(addr);
-        const uint64_t granted = reservations_[bank].reserve_first_free(cycle, bank);
+        uint64_t waited_on_dma = 0;
+        const uint64_t granted = reservations_[bank].reserve_first_free(
+            cycle, bank, port >= config_.first_dma_port, waited_on_dma);
         const uint64_t waited = granted - cycle;
         TcdmBankCounters& b = counters_.banks[bank];
         TcdmPortCounters& p = counters_.ports[port];
@@ -89,6 +93,7 @@ class TcdmInterconnect {
         p.writes += is_write;
         b.conflict_cycles += waited;
         p.contention_cycles += waited;
+        p.waited_on_dma += waited_on_dma;
         return granted;
     }
 
@@ -99,13 +104,14 @@ class TcdmInterconnect {
     void reset();
 
   private:
-    // The cycles [start, start + kHistoryCycles) of one bank: bit i set = taken in cycle start + i.
-    // Nothing at or after start + kHistoryCycles is taken.
+    // The cycles [start, start + kHistoryCycles) of one bank: bit i set = taken in cycle start + i (in
+    // `by_dma` too when a DMA port took it). Nothing at or after start + kHistoryCycles is taken.
     struct BankReservations {
         uint64_t start = 0;
         uint64_t taken = 0;
+        uint64_t by_dma = 0;
 
-        uint64_t reserve_first_free(uint64_t cycle, unsigned bank) {
+        uint64_t reserve_first_free(uint64_t cycle, unsigned bank, bool dma, uint64_t& waited_on_dma) {
             if (cycle < start) [[unlikely]]
                 request_too_old(bank, cycle, start + kHistoryCycles - 1);
             const uint64_t offset = cycle - start;
@@ -113,16 +119,24 @@ class TcdmInterconnect {
             if (offset < kHistoryCycles) {
                 const uint64_t free_from_cycle = ~taken & (~uint64_t{0} << offset);
                 granted = start + (free_from_cycle ? std::countr_zero(free_from_cycle) : kHistoryCycles);
+                if (granted != cycle && by_dma) [[unlikely]] {
+                    const uint64_t end = granted - start; // the waited cycles are [offset, end), all taken
+                    const uint64_t below_end =
+                        end >= kHistoryCycles ? ~uint64_t{0} : (uint64_t{1} << end) - 1;
+                    waited_on_dma = std::popcount(by_dma & below_end & (~uint64_t{0} << offset));
+                }
             }
             uint64_t slot = granted - start;
             if (slot >= kHistoryCycles) {
                 // Slide so that the new grant is the newest cycle kept.
                 const uint64_t shift = slot - (kHistoryCycles - 1);
                 taken = shift >= kHistoryCycles ? 0 : taken >> shift;
+                by_dma = shift >= kHistoryCycles ? 0 : by_dma >> shift;
                 start += shift;
                 slot = kHistoryCycles - 1;
             }
             taken |= uint64_t{1} << slot;
+            by_dma |= uint64_t{dma} << slot;
             return granted;
         }
     };

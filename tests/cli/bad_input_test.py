@@ -65,6 +65,19 @@ def main():
         ("bad platform value", ["run", "--set", "tcdm.banks=12", p("runaway")], 2, r"tcdm.banks"),
         ("deadlock", ["run", p("cluster_deadlock")], 3, r"deadlock at cycle \d+: every core is asleep"),
         ("unknown command", ["frobnicate"], 2, r"unknown command 'frobnicate'"),
+        ("DMA bandwidth 0", ["run", "--set", "dma.bandwidth_bits=0", cluster_matmul], 2,
+         r"--set dma.bandwidth_bits: must be between 8 and 256, got 0"),
+        ("DMA bandwidth not whole bytes", ["run", "--set", "dma.bandwidth_bits=12", cluster_matmul], 2,
+         r"dma.bandwidth_bits.*multiple of 8"),
+        ("DMA transfer outside L2", ["run", p("dma_bad_l2")], 3,
+         r"core 0: DMA L2->L1 transfer issued at pc 0x1c[0-9a-f]{6}: L2 range \[0x1c7fff00, 0x1c800100\) lies outside L2"),
+        ("DMA transfer outside the TCDM", ["run", p("dma_bad_l1")], 3,
+         r"core 0: DMA L1->L2 transfer issued at pc 0x1c[0-9a-f]{6}: TCDM range \[0x10100000, 0x10100040\) lies outside"),
+        ("DMA 2-D transfer with 0 rows", ["run", p("dma_zero_rows")], 3, r"core 0: DMA .* pc 0x1c[0-9a-f]{6}: ROWS 0 is not a positive row count"),
+        ("DMA 2-D transfer with negative rows", ["run", p("dma_negative_rows")], 3, r"ROWS -3 is not a positive row count"),
+        ("DMA transfer of 0 bytes", ["run", p("dma_zero_length")], 3, r"LENGTH 0 is not a positive byte count"),
+        ("DMA negative stride", ["run", p("dma_negative_stride")], 3, r"L2_STRIDE -16 is negative"),
+        ("DMA wait for an unknown id", ["run", p("dma_unknown_id")], 3, r"core 0: DMA wait for transfer 77 at pc 0x1c[0-9a-f]{6}: no such transfer"),
     ]
     failed = 0
     for name, argv, status, pattern in cases:

@@ -182,6 +182,62 @@ TEST(DmaEngine, BankHeldByACoreDelaysTheDmaByTheBlockedCycles) {
     }
 }
 
+// A core loads from bank 0 in every even cycle while the DMA moves 64 words (one per cycle) from cycle 1:
+// word i wants bank i % 16 in cycle 16 + i, so words 0, 16, 32, 48 meet the core in cycles 16, 32, 48, 64.
+// Who goes first in a cycle decides who waits.
+struct SharedBank {
+    uint64_t completion;
+    uint64_t core_waited;
+    uint64_t core_waited_on_dma;
+    uint64_t dma_waited;
+};
+
+SharedBank share_bank_zero(bool core_first) {
+    Platform p(with_bandwidth(32));
+    const auto id = p.dma.enqueue(0, in_1d(256), 1);
+    for (uint64_t c = 0; c < 200; ++c) {
+        if (!core_first) p.dma.advance(c + 1);
+        if (c % 2 == 0) (void)p.tcdm.request(0, kL1 + 1024, c, false);
+        if (core_first) p.dma.advance(c + 1);
+    }
+    const auto& ports = p.tcdm.counters().ports;
+    return {p.dma.completion_cycle(*id), ports[0].contention_cycles, ports[0].waited_on_dma,
+            p.dma.counters().bank_stall_cycles};
+}
+
+TEST(DmaEngine, ACoreFirstOnABankDelaysTheDmaOnce) {
+    // The core wins cycle 16: word 0 moves in 17 and every later word one cycle late, which puts words
+    // 16, 32, 48 on odd cycles, clear of the core.
+    const SharedBank r = share_bank_zero(true);
+    EXPECT_EQ(r.dma_waited, 1u);
+    EXPECT_EQ(r.completion, 1u + 15 + 64 + 1);
+    EXPECT_EQ(r.core_waited, 0u);
+}
+
+TEST(DmaEngine, TheDmaFirstOnABankDelaysTheCoreEveryTimeTheyMeet) {
+    // The DMA keeps its schedule and takes bank 0 in cycles 16, 32, 48, 64: the core waits one cycle each
+    // time, and the interconnect attributes all four to the DMA.
+    const SharedBank r = share_bank_zero(false);
+    EXPECT_EQ(r.dma_waited, 0u);
+    EXPECT_EQ(r.completion, 1u + 15 + 64);
+    EXPECT_EQ(r.core_waited, 4u);
+    EXPECT_EQ(r.core_waited_on_dma, 4u);
+}
+
+TEST(DmaEngine, ActivityCountsTheUnionOfTransfersInFlight) {
+    Platform p(with_bandwidth(64));
+    ASSERT_TRUE(p.dma.enqueue(0, in_1d(800), 0));                           // [0, 15 + 100)
+    ASSERT_TRUE(p.dma.enqueue(1, out_1d(80, kL2 + 4096, kL1 + 4096), 50));  // [50, 75): inside the first
+    ASSERT_TRUE(p.dma.enqueue(1, out_1d(80, kL2 + 4096, kL1 + 4096), 200)); // [200, 225)
+    p.dma.advance(210);
+    EXPECT_EQ(p.dma.activity(210).busy_cycles, 115u + 10);
+    EXPECT_EQ(p.dma.activity(210).bytes_in, 800u);
+    EXPECT_EQ(p.dma.activity(210).bytes_out, 80u); // the second out has not moved a byte yet
+    p.dma.advance(1000);
+    EXPECT_EQ(p.dma.activity(1000).busy_cycles, 115u + 25);
+    EXPECT_EQ(p.dma.activity(1000).bytes_out, 160u);
+}
+
 TEST(DmaEngine, FullQueueRefusesACommandUntilOneCompletes) {
     Platform p(with_bandwidth(64));                                        // depth 2
     const auto first = p.dma.enqueue(0, in_1d(256), 0);                    // 0 + 15 + 32 = 47

@@ -292,5 +292,19 @@ TEST(TcdmInterconnect, BadConfigurationsAreRejectedNamingTheValue) {
     EXPECT_EQ(config_error(config(16, 4, 64)), "no error");
 }
 
+TEST(TcdmInterconnect, WaitsAreAttributedToTheDmaWhenItsPortHeldTheBank) {
+    TcdmConfig c = config(16, 3);
+    c.first_dma_port = 2; // ports 0, 1: cores; port 2: the DMA
+    TcdmInterconnect tcdm(c);
+    EXPECT_EQ(tcdm.request(0, kBase, 10, false), 10u); // a core takes bank 0 in cycle 10
+    EXPECT_EQ(tcdm.request(2, kBase, 10, true), 11u);  // the DMA waits one cycle behind the core
+    EXPECT_EQ(tcdm.request(1, kBase, 10, false), 12u); // the other core waits behind both
+    const auto& ports = tcdm.counters().ports;
+    EXPECT_EQ(ports[2].contention_cycles, 1u);
+    EXPECT_EQ(ports[2].waited_on_dma, 0u);
+    EXPECT_EQ(ports[1].contention_cycles, 2u);
+    EXPECT_EQ(ports[1].waited_on_dma, 1u); // cycle 11 was the DMA's
+}
+
 } // namespace
 } // namespace pulpsim
