@@ -6,6 +6,9 @@ if(MODE STREQUAL "cluster")
   set(platform_args)
   set(tag cluster)
 endif()
+if(DEFINED TAG)
+  set(tag ${TAG})
+endif()
 foreach(i 1 2)
   execute_process(COMMAND ${SIM} run ${platform_args} -q ${ELF} --report-json ${WORKDIR}/det_${tag}_${i}.json
                           --report-csv ${WORKDIR}/det_${tag}_${i}.csv
