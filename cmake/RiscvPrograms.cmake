@@ -91,8 +91,8 @@ endif()
 
 # --- flags --------------------------------------------------------------------------------------
 set(PULPSIM_RISCV_MARCH
-    rv32imfc_zicsr_zifencei_xcvmem_xcvmac_xcvalu_xcvbi_xcvbitmanip_xcvsimd_xcvelw
-    CACHE STRING "Default -march of the RISC-V kernels (CV32E40P v2: RV32IMFC + CORE-V extensions)")
+    rv32imfc_zicsr_zifencei_zfh_xcvmem_xcvmac_xcvalu_xcvbi_xcvbitmanip_xcvsimd_xcvelw
+    CACHE STRING "Default -march of the RISC-V kernels (CV32E40P v2: RV32IMFC + Zfh + CORE-V extensions)")
 # Plain RV32IMFC, for programs that must also run on qemu-riscv32 (no CORE-V instructions).
 set(PULPSIM_RISCV_MARCH_BASE rv32imfc_zicsr_zifencei)
 set(PULPSIM_RISCV_PRINTF double CACHE STRING

@@ -20,6 +20,7 @@ DecodedInsn decode(uint32_t raw, const CoreTiming& timing) {
     }
     const bool known = word != 0 && (isa::decode_rv32i(word, d) || isa::decode_rv32m(word, d) ||
                                      isa::decode_zicsr(word, d) || isa::decode_rv32f(word, d, timing) ||
+                                     isa::decode_zfh(word, d, timing) || isa::decode_xfvec(word, d, timing) ||
                                      isa::decode_xcvhwlp(word, d) || isa::decode_xpulp(word, d, timing));
     if (!known) {
         d = DecodedInsn{};

@@ -22,6 +22,8 @@ bool decode_rv32i(uint32_t raw, DecodedInsn& d);
 bool decode_rv32m(uint32_t raw, DecodedInsn& d);
 bool decode_zicsr(uint32_t raw, DecodedInsn& d);
 bool decode_rv32f(uint32_t raw, DecodedInsn& d, const CoreTiming& timing);
+bool decode_zfh(uint32_t raw, DecodedInsn& d, const CoreTiming& timing);
+bool decode_xfvec(uint32_t raw, DecodedInsn& d, const CoreTiming& timing);
 bool decode_xcvhwlp(uint32_t raw, DecodedInsn& d);
 bool decode_xpulp(uint32_t raw, DecodedInsn& d, const CoreTiming& timing);
 bool decode_xcvsimd(uint32_t raw, DecodedInsn& d);

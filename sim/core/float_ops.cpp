@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <utility>
 
 #if defined(__FAST_MATH__)
 #error "float_ops.cpp relies on IEEE 754 host arithmetic; build it without -ffast-math"
@@ -322,11 +323,14 @@ template <class F> uint32_t classify(uint32_t a) {
     return neg ? 1u << 1 : 1u << 6;
 }
 
-template <class F> uint32_t to_integer(uint32_t a, bool is_signed, Rounding rm, uint8_t& flags) {
+// Conversion to a `bits`-wide integer (32 or 16); the result is its two's complement pattern in 32 bits.
+template <class F>
+uint32_t to_integer(uint32_t a, bool is_signed, Rounding rm, uint8_t& flags, unsigned bits = 32) {
     const uint32_t m = a & F::kAbs;
     const bool neg = a & F::kSign;
-    const uint32_t pos_limit = is_signed ? 0x7fffffffu : 0xffffffffu;
-    const uint32_t neg_limit = is_signed ? 0x80000000u : 0u;
+    const uint32_t pos_limit = uint32_t(0xffffffffu >> (32 - bits + (is_signed ? 1 : 0)));
+    const uint32_t neg_magnitude_limit = is_signed ? pos_limit + 1 : 0u;
+    const uint32_t neg_limit = uint32_t(0) - neg_magnitude_limit;
     if (m > F::kInf) {
         flags |= kInvalid;
         return pos_limit;
@@ -346,7 +350,7 @@ template <class F> uint32_t to_integer(uint32_t a, bool is_signed, Rounding rm, 
     }
     // Saturation raises invalid alone, without inexact.
     if (neg) {
-        if (is_signed ? mag > 0x80000000u : mag != 0) {
+        if (mag > neg_magnitude_limit) {
             flags |= kInvalid;
             return neg_limit;
         }
@@ -373,6 +377,101 @@ template <class To, class From> uint32_t convert(uint32_t a, Rounding rm, uint8_
     if (m == 0) return sign_bit<To>(neg);
     const Unpacked u = unpack<From>(a);
     return round_pack<To>(neg, u.exp, u.sig, rm, flags);
+}
+
+// ---- Expanding dot product: two binary16 products and a binary32 addend, one rounding. ----
+
+// GCC and Clang both provide 128-bit integers; the exact sum of the products needs about 82 bits.
+using U128 = unsigned __int128;
+using S128 = __int128;
+
+constexpr int msb128(U128 x) {
+    const uint64_t hi = uint64_t(x >> 64);
+    return hi ? 127 - std::countl_zero(hi) : 63 - std::countl_zero(uint64_t(x));
+}
+
+constexpr U128 shift_right_jam128(U128 x, int n) {
+    if (n <= 0) return x;
+    if (n >= 127) return x != 0;
+    return (x >> n) | U128((x & ((U128(1) << n) - 1)) != 0);
+}
+
+// A nonzero magnitude sig * 2^exp with its sign.
+struct WideTerm {
+    bool negative;
+    int exp;
+    U128 sig;
+};
+
+// The leading bit goes to bit 125: two such terms add without overflow.
+constexpr WideTerm normalize125(WideTerm t) {
+    const int shift = 125 - msb128(t.sig);
+    return {t.negative, t.exp - shift, t.sig << shift};
+}
+
+uint32_t dotpex_impl(uint16_t a0, uint16_t b0, uint16_t a1, uint16_t b1, uint32_t c, Rounding rm,
+                     uint8_t& flags) {
+    auto inf_times_zero = [](uint16_t x, uint16_t y) {
+        const uint32_t mx = x & F16::kAbs, my = y & F16::kAbs;
+        return (mx == F16::kInf && my == 0) || (mx == 0 && my == F16::kInf);
+    };
+    const bool invalid_product = inf_times_zero(a0, b0) || inf_times_zero(a1, b1);
+    const bool any_nan =
+        is_nan<F16>(a0) || is_nan<F16>(b0) || is_nan<F16>(a1) || is_nan<F16>(b1) || is_nan<F32>(c);
+    if (any_nan) {
+        // As for fma: invalid for a signalling NaN, and for inf * 0 even next to a quiet NaN.
+        if (is_snan<F16>(a0) || is_snan<F16>(b0) || is_snan<F16>(a1) || is_snan<F16>(b1) || is_snan<F32>(c) ||
+            invalid_product)
+            flags |= kInvalid;
+        return F32::kNaN;
+    }
+    if (invalid_product) return invalid<F32>(flags);
+
+    const bool s0 = (a0 ^ b0) & F16::kSign;
+    const bool s1 = (a1 ^ b1) & F16::kSign;
+    const bool sc = c & F32::kSign;
+    const bool inf0 = (a0 & F16::kAbs) == F16::kInf || (b0 & F16::kAbs) == F16::kInf;
+    const bool inf1 = (a1 & F16::kAbs) == F16::kInf || (b1 & F16::kAbs) == F16::kInf;
+    const bool infc = (c & F32::kAbs) == F32::kInf;
+    if (inf0 || inf1 || infc) {
+        const bool has_pos = (inf0 && !s0) || (inf1 && !s1) || (infc && !sc);
+        const bool has_neg = (inf0 && s0) || (inf1 && s1) || (infc && sc);
+        if (has_pos && has_neg) return invalid<F32>(flags);
+        return sign_bit<F32>(has_neg) | F32::kInf;
+    }
+
+    // Binary16 products are exact multiples of 2^-48 below 2^32: their sum fits a 128-bit integer.
+    auto product = [](uint16_t x, uint16_t y) -> S128 {
+        if ((x & F16::kAbs) == 0 || (y & F16::kAbs) == 0) return 0;
+        const Unpacked ux = unpack<F16>(x);
+        const Unpacked uy = unpack<F16>(y);
+        const S128 magnitude = S128(ux.sig * uy.sig) << (ux.exp + uy.exp + 48);
+        return ((x ^ y) & F16::kSign) ? -magnitude : magnitude;
+    };
+    const S128 products = product(a0, b0) + product(a1, b1);
+    const bool c_zero = (c & F32::kAbs) == 0;
+    if (products == 0) {
+        // Exact zero products: the result is c itself, or a zero whose sign follows IEEE addition.
+        if (!c_zero) return c;
+        const bool all_negative = s0 && s1 && sc;
+        const bool any_negative = s0 || s1 || sc;
+        return sign_bit<F32>(rm == Rounding::Down ? any_negative : all_negative);
+    }
+    WideTerm big = normalize125({products < 0, -48, products < 0 ? U128(-products) : U128(products)});
+    if (!c_zero) {
+        const Unpacked uc = unpack<F32>(c);
+        WideTerm small = normalize125({sc, uc.exp, uc.sig});
+        if (small.exp > big.exp || (small.exp == big.exp && small.sig > big.sig)) std::swap(big, small);
+        // The products span at most 81 bits and c 24, so alignment only drops bits when the exponents
+        // differ by more than 40, and then there is no cancellation that could expose the sticky bit.
+        const U128 aligned = shift_right_jam128(small.sig, big.exp - small.exp);
+        const U128 sum = big.negative != small.negative ? big.sig - aligned : big.sig + aligned;
+        if (sum == 0) return sign_bit<F32>(rm == Rounding::Down);
+        big.sig = sum;
+    }
+    const int excess = msb128(big.sig) - 62;
+    const uint64_t sig = uint64_t(excess > 0 ? shift_right_jam128(big.sig, excess) : big.sig);
+    return round_pack<F32>(big.negative, big.exp + (excess > 0 ? excess : 0), sig, rm, flags);
 }
 
 // Host shortcuts for NearestEven binary32. They need IEEE host types evaluated without excess precision
@@ -607,6 +706,18 @@ uint32_t f16_to_f32(uint16_t a, uint8_t& flags) {
 }
 uint16_t f32_to_f16(uint32_t a, Rounding rm, uint8_t& flags) {
     return uint16_t(convert<F16, F32>(a, rm, flags));
+}
+
+uint16_t to_int16_from16(uint16_t a, Rounding rm, uint8_t& flags) {
+    return uint16_t(to_integer<F16>(a, true, rm, flags, 16));
+}
+uint16_t to_uint16_from16(uint16_t a, Rounding rm, uint8_t& flags) {
+    return uint16_t(to_integer<F16>(a, false, rm, flags, 16));
+}
+
+uint32_t dotpex16_to32(uint16_t a0, uint16_t b0, uint16_t a1, uint16_t b1, uint32_t c, Rounding rm,
+                       uint8_t& flags) {
+    return dotpex_impl(a0, b0, a1, b1, c, rm, flags);
 }
 
 } // namespace pulpsim::fp

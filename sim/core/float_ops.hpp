@@ -66,6 +66,15 @@ uint16_t from_uint32_to16(uint32_t v, Rounding rm, uint8_t& flags);
 // Format conversions (fcvt.s.h is exact; fcvt.h.s rounds).
 uint32_t f16_to_f32(uint16_t a, uint8_t& flags);
 uint16_t f32_to_f16(uint32_t a, Rounding rm, uint8_t& flags);
+// binary16 to 16-bit integers (the lanes of PULP's vfcvt.x.h / vfcvt.xu.h), returned as the lane's bit
+// pattern: saturating like the 32-bit conversions, at [-2^15, 2^15 - 1] and [0, 2^16 - 1].
+uint16_t to_int16_from16(uint16_t a, Rounding rm, uint8_t& flags);
+uint16_t to_uint16_from16(uint16_t a, Rounding rm, uint8_t& flags);
+// a0*b0 + a1*b1 + c for binary16 a, b and a binary32 c, computed exactly and rounded once to binary32
+// (PULP's expanding dot product vfdotpex.s.h). NaN and invalid rules are those of fma32 applied to both
+// products; an exact zero sum is +0 (-0 when rounding down) unless every term is -0.
+uint32_t dotpex16_to32(uint16_t a0, uint16_t b0, uint16_t a1, uint16_t b1, uint32_t c, Rounding rm,
+                       uint8_t& flags);
 
 namespace detail {
 // The integer-only implementations behind the binary32 operations that take a host-FPU shortcut for

@@ -115,6 +115,8 @@ class Hart {
     // Executes one instruction (or takes one trap, or falls asleep): for engines that interleave cores.
     void step();
     bool asleep() const { return asleep_; }
+    // What the current sleep counts as (Sleep or DmaWait).
+    StallKind sleep_kind() const { return sleep_kind_; }
     // Makes run() return after the current instruction (another core has just been given work).
     void end_quantum() { limit_ = 0; }
     // Ends a sleep: the core resumes at `cycle` (not before the cycle it fell asleep in) and replays the

@@ -1,125 +1,100 @@
-// RV32F single-precision floating point. Arithmetic is in float_ops.cpp; this file adds decoding, the
-// rounding-mode rules and FPU timing (pipelined add/mul/fma, a non-pipelined div/sqrt unit).
-#include "core/decoder.hpp"
-#include "core/float_ops.hpp"
+// RV32F single-precision floating point. Arithmetic is in float_ops.cpp, FPU issue and timing in
+// fp_unit.hpp; this file adds decoding and the instruction semantics.
+#include "core/fp_unit.hpp"
 
 namespace pulpsim::isa {
 namespace {
 
 using U = uint32_t;
 using fp::Rounding;
-
-constexpr uint8_t kDynamicRm = 7;
-
-inline Rounding rounding(Hart& h, const DecodedInsn& d) {
-    const unsigned rm = d.aux == kDynamicRm ? h.frm_ : d.aux;
-    if (rm > 4) h.trap(cause::kIllegalInstruction, d.raw); // reserved frm value
-    return static_cast<Rounding>(rm);
-}
-
-// Every FP operation goes through an FPU: the core's own, blocked while its div/sqrt unit works, or one of
-// the cluster's shared FPUs, which other cores may hold.
-inline void fpu_issue(Hart& h, FpuOperation op) {
-    if (h.fpu_arbiter_) [[unlikely]]
-        h.delay_issue(h.fpu_arbiter_->issue(h.hartid(), h.issue_, op, 0), StallKind::FpuContention);
-    else
-        h.delay_issue(h.fpu_free_, StallKind::FpuDependency);
-    ++h.stats_.fp_writebacks;
-}
+using fpu::issue;
+using fpu::rounding;
 
 using Binary = U (*)(U, U, Rounding, uint8_t&);
 using Unary = U (*)(U, Rounding, uint8_t&);
 using Ternary = U (*)(U, U, U, Rounding, uint8_t&);
 
 template <Binary op> void fp_binary(Hart& h, const DecodedInsn& d) {
-    fpu_issue(h, FpuOperation::AddMul);
+    issue(h, FpuOperation::AddMul);
     h.f_[d.rd] = op(h.f_[d.rs1], h.f_[d.rs2], rounding(h, d), h.fflags_);
 }
 
 // fmadd: a*b+c; fmsub: a*b-c; fnmsub: -(a*b)+c; fnmadd: -(a*b)-c.
 template <bool negate_product, bool negate_addend> void fp_fma(Hart& h, const DecodedInsn& d) {
-    fpu_issue(h, FpuOperation::AddMul);
+    issue(h, FpuOperation::AddMul);
     const U a = h.f_[d.rs1] ^ (negate_product ? 0x80000000u : 0u);
     const U c = h.f_[d.rs3] ^ (negate_addend ? 0x80000000u : 0u);
     h.f_[d.rd] = fp::fma32(a, h.f_[d.rs2], c, rounding(h, d), h.fflags_);
 }
 
-// fdiv/fsqrt: the result takes longer when it is inexact; the unit stays busy until it is done.
 template <bool is_sqrt> void fp_divsqrt(Hart& h, const DecodedInsn& d) {
-    if (!h.fpu_arbiter_) h.delay_issue(h.fpu_free_, StallKind::FpuDependency);
-    ++h.stats_.fp_writebacks;
+    fpu::divsqrt_begin(h);
     uint8_t flags = 0;
     const Rounding rm = rounding(h, d);
     h.f_[d.rd] =
         is_sqrt ? fp::sqrt32(h.f_[d.rs1], rm, flags) : fp::div32(h.f_[d.rs1], h.f_[d.rs2], rm, flags);
     h.fflags_ |= flags;
-    const unsigned latency = (flags & fp::kInexact) ? h.timing().fdiv_latency : h.timing().fdiv_exact_latency;
-    if (h.fpu_arbiter_)
-        h.delay_issue(h.fpu_arbiter_->issue(h.hartid(), h.issue_, FpuOperation::DivSqrt, latency),
-                      StallKind::FpuContention);
-    const uint8_t slot = fslot(d.rd);
-    h.ready_[slot] = ready_entry(h.issue_ + latency, ReadyCause::Fpu);
-    h.fpu_free_ = h.issue_ + latency;
+    fpu::divsqrt_end(h, fslot(d.rd), flags & fp::kInexact);
 }
 
 void fsgnj(Hart& h, const DecodedInsn& d) {
-    fpu_issue(h, FpuOperation::Other);
+    issue(h, FpuOperation::Other);
     h.f_[d.rd] = (h.f_[d.rs1] & 0x7fffffffu) | (h.f_[d.rs2] & 0x80000000u);
 }
 void fsgnjn(Hart& h, const DecodedInsn& d) {
-    fpu_issue(h, FpuOperation::Other);
+    issue(h, FpuOperation::Other);
     h.f_[d.rd] = (h.f_[d.rs1] & 0x7fffffffu) | (~h.f_[d.rs2] & 0x80000000u);
 }
 void fsgnjx(Hart& h, const DecodedInsn& d) {
-    fpu_issue(h, FpuOperation::Other);
+    issue(h, FpuOperation::Other);
     h.f_[d.rd] = h.f_[d.rs1] ^ (h.f_[d.rs2] & 0x80000000u);
 }
 void fmin(Hart& h, const DecodedInsn& d) {
-    fpu_issue(h, FpuOperation::Other);
+    issue(h, FpuOperation::Other);
     h.f_[d.rd] = fp::min32(h.f_[d.rs1], h.f_[d.rs2], h.fflags_);
 }
 void fmax(Hart& h, const DecodedInsn& d) {
-    fpu_issue(h, FpuOperation::Other);
+    issue(h, FpuOperation::Other);
     h.f_[d.rd] = fp::max32(h.f_[d.rs1], h.f_[d.rs2], h.fflags_);
 }
 void feq(Hart& h, const DecodedInsn& d) {
-    fpu_issue(h, FpuOperation::Other);
+    issue(h, FpuOperation::Other);
     h.x_[d.rd] = fp::eq32(h.f_[d.rs1], h.f_[d.rs2], h.fflags_);
 }
 void flt(Hart& h, const DecodedInsn& d) {
-    fpu_issue(h, FpuOperation::Other);
+    issue(h, FpuOperation::Other);
     h.x_[d.rd] = fp::lt32(h.f_[d.rs1], h.f_[d.rs2], h.fflags_);
 }
 void fle(Hart& h, const DecodedInsn& d) {
-    fpu_issue(h, FpuOperation::Other);
+    issue(h, FpuOperation::Other);
     h.x_[d.rd] = fp::le32(h.f_[d.rs1], h.f_[d.rs2], h.fflags_);
 }
 void fclass(Hart& h, const DecodedInsn& d) {
-    fpu_issue(h, FpuOperation::Other);
+    issue(h, FpuOperation::Other);
     h.x_[d.rd] = fp::classify32(h.f_[d.rs1]);
 }
 void fmv_x_w(Hart& h, const DecodedInsn& d) {
-    fpu_issue(h, FpuOperation::Other);
+    issue(h, FpuOperation::Other);
     h.x_[d.rd] = h.f_[d.rs1];
 }
 void fmv_w_x(Hart& h, const DecodedInsn& d) {
-    fpu_issue(h, FpuOperation::Other);
+    issue(h, FpuOperation::Other);
     h.f_[d.rd] = h.x_[d.rs1];
 }
 void fcvt_w_s(Hart& h, const DecodedInsn& d) {
-    fpu_issue(h, FpuOperation::Other);
+    issue(h, FpuOperation::Other);
     h.x_[d.rd] = static_cast<U>(fp::to_int32(h.f_[d.rs1], rounding(h, d), h.fflags_));
 }
 void fcvt_wu_s(Hart& h, const DecodedInsn& d) {
-    fpu_issue(h, FpuOperation::Other);
+    issue(h, FpuOperation::Other);
     h.x_[d.rd] = fp::to_uint32(h.f_[d.rs1], rounding(h, d), h.fflags_);
 }
 void fcvt_s_w(Hart& h, const DecodedInsn& d) {
-    fpu_issue(h, FpuOperation::Other);
+    issue(h, FpuOperation::Other);
     h.f_[d.rd] = fp::from_int32(static_cast<int32_t>(h.x_[d.rs1]), rounding(h, d), h.fflags_);
 }
 void fcvt_s_wu(Hart& h, const DecodedInsn& d) {
-    fpu_issue(h, FpuOperation::Other);
+    issue(h, FpuOperation::Other);
     h.f_[d.rd] = fp::from_uint32(h.x_[d.rs1], rounding(h, d), h.fflags_);
 }
 
@@ -134,23 +109,6 @@ void fsw(Hart& h, const DecodedInsn& d) {
     h.store<uint32_t>(addr, h.f_[d.rs2]);
 }
 
-// Sets FP operand/result slots; `int_dst`/`int_src` mark the integer-register side of moves and compares.
-void fp_shape(DecodedInsn& d, uint32_t raw, ExecFn fn, unsigned sources, bool int_src, bool int_dst,
-              unsigned latency) {
-    d.exec = fn;
-    d.rd = static_cast<uint8_t>(rd(raw));
-    d.rs1 = static_cast<uint8_t>(rs1(raw));
-    d.rs2 = static_cast<uint8_t>(rs2(raw));
-    d.rs3 = static_cast<uint8_t>(rs3(raw));
-    d.aux = static_cast<uint8_t>(funct3(raw));
-    d.src[0] = int_src ? xsrc(d.rs1) : fslot(d.rs1);
-    if (sources >= 2) d.src[1] = fslot(d.rs2);
-    if (sources >= 3) d.src[2] = fslot(d.rs3);
-    d.dst = int_dst ? xdst(d.rd) : fslot(d.rd);
-    d.cls = InsnClass::Fp;
-    d.latency = static_cast<uint8_t>(latency);
-}
-
 } // namespace
 
 bool decode_rv32f(uint32_t raw, DecodedInsn& d, const CoreTiming& timing) {
@@ -158,7 +116,7 @@ bool decode_rv32f(uint32_t raw, DecodedInsn& d, const CoreTiming& timing) {
     const unsigned f3 = funct3(raw);
     const unsigned addmul = 1 + timing.fpu_addmul_latency;
     const unsigned other = 1 + timing.fpu_other_latency;
-    const bool rm_ok = f3 <= 4 || f3 == kDynamicRm;
+    const bool rm_ok = fpu::static_rm_ok(f3);
     switch (op) {
     case 0x07:
         if (f3 != 2) return false;
@@ -183,7 +141,7 @@ bool decode_rv32f(uint32_t raw, DecodedInsn& d, const CoreTiming& timing) {
         if (((raw >> 25) & 3) != 0 || !rm_ok) return false; // fmt = S
         static constexpr ExecFn ops[4] = {fp_fma<false, false>, fp_fma<false, true>, fp_fma<true, false>,
                                           fp_fma<true, true>};
-        fp_shape(d, raw, ops[(op >> 2) & 3], 3, false, false, addmul);
+        fpu::shape(d, raw, ops[(op >> 2) & 3], 3, false, false, addmul);
         return true;
     }
     case 0x53: break;
@@ -194,55 +152,54 @@ bool decode_rv32f(uint32_t raw, DecodedInsn& d, const CoreTiming& timing) {
     switch (f7) {
     case 0x00:
         if (!rm_ok) return false;
-        fp_shape(d, raw, fp_binary<fp::add32>, 2, false, false, addmul);
+        fpu::shape(d, raw, fp_binary<fp::add32>, 2, false, false, addmul);
         return true;
     case 0x04:
         if (!rm_ok) return false;
-        fp_shape(d, raw, fp_binary<fp::sub32>, 2, false, false, addmul);
+        fpu::shape(d, raw, fp_binary<fp::sub32>, 2, false, false, addmul);
         return true;
     case 0x08:
         if (!rm_ok) return false;
-        fp_shape(d, raw, fp_binary<fp::mul32>, 2, false, false, addmul);
+        fpu::shape(d, raw, fp_binary<fp::mul32>, 2, false, false, addmul);
         return true;
     case 0x0c:
     case 0x2c:
         if (!rm_ok || (f7 == 0x2c && r2 != 0)) return false;
-        fp_shape(d, raw, f7 == 0x0c ? fp_divsqrt<false> : fp_divsqrt<true>, f7 == 0x0c ? 2 : 1, false, false,
-                 1);
-        d.dst = kSinkSlot; // the handler sets the result slot with the data-dependent latency
-        d.cls = InsnClass::FpDivSqrt;
+        fpu::shape(d, raw, f7 == 0x0c ? fp_divsqrt<false> : fp_divsqrt<true>, f7 == 0x0c ? 2 : 1, false,
+                   false, 1);
+        fpu::shape_divsqrt(d);
         return true;
     case 0x10: {
         static constexpr ExecFn ops[3] = {fsgnj, fsgnjn, fsgnjx};
         if (f3 > 2) return false;
-        fp_shape(d, raw, ops[f3], 2, false, false, other);
+        fpu::shape(d, raw, ops[f3], 2, false, false, other);
         return true;
     }
     case 0x14:
         if (f3 > 1) return false;
-        fp_shape(d, raw, f3 == 0 ? fmin : fmax, 2, false, false, other);
+        fpu::shape(d, raw, f3 == 0 ? fmin : fmax, 2, false, false, other);
         return true;
     case 0x50: {
         static constexpr ExecFn ops[3] = {fle, flt, feq};
         if (f3 > 2) return false;
-        fp_shape(d, raw, ops[f3], 2, false, true, other);
+        fpu::shape(d, raw, ops[f3], 2, false, true, other);
         return true;
     }
     case 0x60:
         if (r2 > 1 || !rm_ok) return false;
-        fp_shape(d, raw, r2 == 0 ? fcvt_w_s : fcvt_wu_s, 1, false, true, other);
+        fpu::shape(d, raw, r2 == 0 ? fcvt_w_s : fcvt_wu_s, 1, false, true, other);
         return true;
     case 0x68:
         if (r2 > 1 || !rm_ok) return false;
-        fp_shape(d, raw, r2 == 0 ? fcvt_s_w : fcvt_s_wu, 1, true, false, other);
+        fpu::shape(d, raw, r2 == 0 ? fcvt_s_w : fcvt_s_wu, 1, true, false, other);
         return true;
     case 0x70:
         if (r2 != 0 || f3 > 1) return false;
-        fp_shape(d, raw, f3 == 0 ? fmv_x_w : fclass, 1, false, true, other);
+        fpu::shape(d, raw, f3 == 0 ? fmv_x_w : fclass, 1, false, true, other);
         return true;
     case 0x78:
         if (r2 != 0 || f3 != 0) return false;
-        fp_shape(d, raw, fmv_w_x, 1, true, false, other);
+        fpu::shape(d, raw, fmv_w_x, 1, true, false, other);
         return true;
     default: return false;
     }

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Seeded random RV32IMFC program generator for the QEMU differential test.
+"""Seeded random RV32IMFC + Zfh program generator for the QEMU differential test.
 
 Every program is straight-line code with forward-only control flow, so it always
 terminates. It touches memory only inside its own data area, uses only the
@@ -43,7 +43,7 @@ SECTIONS {{
 }}
 """
 
-ASM_FLAGS = ["--target=riscv32-unknown-elf", "-march=rv32imfc_zicsr_zifencei", "-mabi=ilp32f", "-mno-relax"]
+ASM_FLAGS = ["--target=riscv32-unknown-elf", "-march=rv32imfc_zicsr_zifencei_zfh", "-mabi=ilp32f", "-mno-relax"]
 
 XREG_ABI = ["zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2", "s0", "s1", "a0", "a1", "a2", "a3", "a4",
             "a5", "a6", "a7", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "t3", "t4",
@@ -78,6 +78,18 @@ INTERESTING_FLOATS = [
     0x4F000000, 0x4EFFFFFF, 0xCF000000, 0xCF000001,  # around +-2^31 (fcvt.w limits)
     0x4F800000, 0x4F7FFFFF,  # around 2^32 (fcvt.wu limit)
     0x3DCCCCCD, 0x40400000, 0x40490FDB, 0xC0490FDB,  # 0.1, 3.0, +-pi
+]
+
+# binary16 values for Zfh; a register holds one NaN-boxed (bits 31:16 all ones) or, to exercise the
+# "not boxed reads as the canonical NaN" rule, not.
+INTERESTING_HALVES = [
+    0x0000, 0x8000, 0x7C00, 0xFC00,  # +-0, +-inf
+    0x7E00, 0xFE00, 0x7C01, 0xFD00, 0x7E55,  # quiet, signalling and payload NaNs
+    0x0001, 0x8001, 0x03FF, 0x0200,  # subnormals
+    0x0400, 0x8400, 0x7BFF, 0xFBFF,  # min / max normal
+    0x3C00, 0xBC00, 0x3800, 0x3E00, 0x4100, 0xC100,  # 1, -1, 0.5, 1.5, 2.5, -2.5
+    0x3C01, 0x1000, 0x0C00, 0x5C00, 0x3555, 0x4248,  # 1+ulp, 2^-11, 2^-12, 256, 1/3, pi
+    0x78E2, 0x7800, 0x77FF, 0x6801,  # 40000, 32768, 32752, 2050
 ]
 
 ROUNDING_MODES = ["rne", "rtz", "rdn", "rup", "rmm", "dyn"]
@@ -156,6 +168,9 @@ class ProgramGenerator:
             (self.g_fp_arith, 9), (self.g_fp_sqrt, 2), (self.g_fp_fma, 5), (self.g_fp_sign_minmax, 4),
             (self.g_fp_compare_class, 4), (self.g_fp_convert, 6), (self.g_fp_move, 3),
             (self.g_fp_value, 4), (self.g_fp_csr, 5),
+            (self.g_zfh_value, 5), (self.g_zfh_load_store, 3), (self.g_zfh_arith, 6), (self.g_zfh_sqrt, 1),
+            (self.g_zfh_fma, 3), (self.g_zfh_sign_minmax, 3), (self.g_zfh_compare_class, 3),
+            (self.g_zfh_convert, 5), (self.g_zfh_move, 2),
         ]
         self.kind_funcs = [k for k, _ in self.kinds]
         self.kind_weights = [w for _, w in self.kinds]
@@ -212,6 +227,19 @@ class ProgramGenerator:
             return (self.rng.getrandbits(1) << 31) | (exp << 23) | self.rng.getrandbits(23)
         return self.rng.getrandbits(32)
 
+    def half_register_value(self):
+        """A binary16 value as an f register holds it: mostly NaN-boxed."""
+        r = self.rng.random()
+        if r < 0.6:
+            h = self.rng.choice(INTERESTING_HALVES)
+        elif r < 0.85:
+            # a modest exponent range: rounding is common, overflow is not
+            h = (self.rng.getrandbits(1) << 15) | (self.rng.randint(8, 22) << 10) | self.rng.getrandbits(10)
+        else:
+            h = self.rng.getrandbits(16)
+        upper = 0xFFFF if self.rng.random() < 0.9 else self.rng.getrandbits(16)
+        return (upper << 16) | h
+
     def data_offset(self, width, limit=DATA_SIZE):
         return self.rng.randrange(0, limit - width + 1, width)
 
@@ -221,7 +249,7 @@ class ProgramGenerator:
             self.log_result(block)
         self.blocks.append(block)
 
-    STORE_OPS = {"sb", "sh", "sw", "fsw", "c.sw", "c.swsp", "c.fsw", "c.fswsp"}
+    STORE_OPS = {"sb", "sh", "sw", "fsw", "fsh", "c.sw", "c.swsp", "c.fsw", "c.fswsp"}
 
     def log_result(self, block):
         """Stores the block's last result into the next slot of the log area.
@@ -586,6 +614,60 @@ class ProgramGenerator:
             else:
                 lines = [f"li {xr(t)}, {value}", f"csrrw {xr(d)}, {csr}, {xr(t)}"]
         self.add(lines)
+
+    # -- Zfh ---------------------------------------------------------------------
+    def g_zfh_value(self):
+        # Refresh an FP register with a (usually boxed) binary16 value.
+        t = self.rd()
+        move = "fmv.w.x" if self.rng.random() < 0.8 else "fmv.h.x"
+        self.add([f"li {xr(t)}, {s32(self.half_register_value())}", f"{move} {fr(self.fd())}, {xr(t)}"])
+
+    def g_zfh_load_store(self):
+        if self.rng.random() < 0.55:
+            self.add([f"flh {fr(self.fd())}, {self.data_offset(2)}({xr(BASE_REG)})"])
+        else:
+            self.add([f"fsh {fr(self.fd())}, {self.data_offset(2)}({xr(BASE_REG)})"])
+
+    def g_zfh_arith(self):
+        op = self.rng.choice(["fadd.h", "fsub.h", "fmul.h", "fdiv.h"])
+        self.add([f"{op} {fr(self.fd())}, {fr(self.fd())}, {fr(self.fd())}, {self.rm()}"])
+
+    def g_zfh_sqrt(self):
+        self.add([f"fsqrt.h {fr(self.fd())}, {fr(self.fd())}, {self.rm()}"])
+
+    def g_zfh_fma(self):
+        op = self.rng.choice(["fmadd.h", "fmsub.h", "fnmadd.h", "fnmsub.h"])
+        self.add([f"{op} {fr(self.fd())}, {fr(self.fd())}, {fr(self.fd())}, {fr(self.fd())}, {self.rm()}"])
+
+    def g_zfh_sign_minmax(self):
+        op = self.rng.choice(["fsgnj.h", "fsgnjn.h", "fsgnjx.h", "fmin.h", "fmax.h"])
+        a = self.fd()
+        b = a if self.rng.random() < 0.15 else self.fd()
+        self.add([f"{op} {fr(self.fd())}, {fr(a)}, {fr(b)}"])
+
+    def g_zfh_compare_class(self):
+        op = self.rng.choice(["feq.h", "flt.h", "fle.h", "fclass.h"])
+        if op == "fclass.h":
+            self.add([f"fclass.h {xr(self.rd())}, {fr(self.fd())}"])
+        else:
+            a = self.fd()
+            b = a if self.rng.random() < 0.15 else self.fd()
+            self.add([f"{op} {xr(self.rd())}, {fr(a)}, {fr(b)}"])
+
+    def g_zfh_convert(self):
+        op = self.rng.choice(["fcvt.w.h", "fcvt.wu.h", "fcvt.h.w", "fcvt.h.wu", "fcvt.s.h", "fcvt.h.s"])
+        if op.startswith("fcvt.w"):
+            self.add([f"{op} {xr(self.rd())}, {fr(self.fd())}, {self.rm()}"])
+        elif op.startswith("fcvt.h.w"):
+            self.add([f"{op} {fr(self.fd())}, {xr(self.rs())}, {self.rm()}"])
+        else:
+            self.add([f"{op} {fr(self.fd())}, {fr(self.fd())}, {self.rm()}"])
+
+    def g_zfh_move(self):
+        if self.rng.random() < 0.5:
+            self.add([f"fmv.x.h {xr(self.rd())}, {fr(self.fd())}"])
+        else:
+            self.add([f"fmv.h.x {fr(self.fd())}, {xr(self.rs())}"])
 
     # -- whole program ----------------------------------------------------------
     def generate_body(self):

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Differential test: random RV32IMFC programs on qemu-riscv32 versus pulpsim.
+"""Differential test: random RV32IMFC + Zfh programs on qemu-riscv32 versus pulpsim.
 
 Each program (see gen_program.py) prints a signature of its final architectural
 state. Both sides must produce the same stdout bytes and the same exit status.
@@ -28,6 +28,8 @@ import gen_program  # noqa: E402
 ASSEMBLER = "clang-19"
 LINKER = "ld.lld-19"
 REFERENCE = "qemu-riscv32"
+# QEMU 7.2 (Debian 12) enables Zfh only on request, and spells the property "Zfh".
+REFERENCE_ARGS = ["-cpu", "rv32,Zfh=on"]
 DEFAULT_LENGTH = 250
 MAX_DETAILED_FAILURES = 10  # later failures get a one-line summary only
 
@@ -162,7 +164,7 @@ def run_batch_unguarded(seeds, opts):
         except ToolError as e:
             report = [f"build failed: {e}"]
         if report is None:
-            ref = execute([REFERENCE, elf], opts["timeout"])
+            ref = execute([REFERENCE, *REFERENCE_ARGS, elf], opts["timeout"])
             sim = execute(opts["sim_cmd"] + [sim_elf], opts["timeout"])
             report = compare(ref, sim)
             if report is not None:
@@ -216,7 +218,7 @@ def main():
     side = parser.add_mutually_exclusive_group(required=True)
     side.add_argument("--sim", help="pulpsim binary; run as: SIM run --bare --quiet PROGRAM.elf")
     side.add_argument("--sim-cmd", help="arbitrary command the ELF path is appended to "
-                      "(e.g. 'qemu-riscv32' to check the harness itself)")
+                      "(e.g. 'qemu-riscv32 -cpu rv32,Zfh=on' to check the harness itself)")
     parser.add_argument("--count", type=int, default=1000, help="number of programs (default 1000)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the first program (default 1)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="parallel workers")

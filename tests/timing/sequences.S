@@ -5,6 +5,9 @@
  * (results[0]) and a sequence's own cost is results[i] - results[0].
  */
 #include "hwloop.h"
+#include "xfvec.h"
+
+    .option arch, +zfh
 
 /* With RVC enabled the assembler can pad a 2-byte gap with c.nop. */
 #define BEGIN .option push; .option rvc; .balign 4; .option pop; csrr t0, mcycle
@@ -94,6 +97,20 @@ _start:
     addi a6, a6, 1
 4:  END(30)                                         /* nested: 3 x (1 + 2 x 3 + 2) + 1 */
 
+    /* FP16: the same costs as the binary32 operation of the same kind. */
+    la t2, halves
+    flw f7, 0(t2)  /* 1.0, NaN-boxed binary16 */
+    flw f8, 4(t2)  /* 3.0, NaN-boxed */
+    flw f9, 8(t2)  /* pair (3.0, 1.0) */
+    flw f10, 12(t2) /* pair (3.0, 3.0) */
+    BEGIN; VFMUL_H(f3, f9, f10); VFMAC_H(f5, f3, f10); VFMAC_H(f5, f3, f10); END(31) /* accumulates into rd */
+    BEGIN; fadd.h f3, f7, f7; fadd.h f5, f3, f3; END(32)
+    BEGIN; VFDOTPEX_S_H(f5, f9, f10); VFDOTPEX_S_H(f5, f9, f10); END(33)
+    BEGIN; fdiv.h f3, f7, f8; fadd.s f5, f3, f3; END(34)            /* 1/3: inexact */
+    BEGIN; VFDIV_H(f3, f9, f10); fadd.s f5, f3, f3; END(35)         /* lanes 1/3 and 3/3 */
+    BEGIN; VFDIV_H(f3, f10, f10); fadd.s f5, f3, f3; END(36)        /* both lanes exact */
+    BEGIN; VFCPKA_H_S(f3, f1, f2); VFADD_H(f5, f3, f3); END(37)     /* conversion, then add */
+
     li t5, 1
     la t6, tohost
     sw t5, 0(t6)
@@ -108,5 +125,6 @@ tohost: .word 0, 0
     .balign 4
 data:   .word 0x01020304, 0x05060708
 one:    .word 0x3f800000, 0x40400000, 0x40000000
+halves: .word 0xffff3c00, 0xffff4200, 0x42003c00, 0x42004200
     .globl results
 results: .space 4 * 64

@@ -74,6 +74,13 @@ TEST(Timing, HazardSequencesWithSingleCycleFpu) {
                            {28, "hardware loop: setup 1 + 10 x 3, zero-cost loop-back", 31},
                            {29, "hwloop with load-use across the back-edge: 1 + 3 + 3 x (3 + 1)", 16},
                            {30, "nested hardware loops: 1 + 3 x (1 + 2 x 3 + 2)", 28},
+                           {31, "vfmul.h -> vfmac.h -> vfmac.h chain: as fmul.s -> fmadd.s -> fmadd.s", 3},
+                           {32, "fadd.h -> dependent fadd.h", 2},
+                           {33, "vfdotpex.s.h -> vfdotpex.s.h on the same accumulator", 2},
+                           {34, "fdiv.h (inexact, 19) -> dependent fadd: 19 + 1", 20},
+                           {35, "vfdiv.h with an inexact lane: 19 + 1", 20},
+                           {36, "vfdiv.h with both lanes exact: 7 + 1", 8},
+                           {37, "vfcpka.h.s -> dependent vfadd.h with FPU_OTHERS_LAT=0", 2},
                        });
 }
 
@@ -85,6 +92,10 @@ TEST(Timing, FpuLatencyFromTheConfiguration) {
                             {18, "FPU_ADDMUL_LAT=1: fadd -> fadd costs one stall", 3},
                             {19, "fmul -> fmadd -> fmadd: 1 + 2 + 2", 5},
                             {22, "integer work unaffected", 2},
+                            {31, "vfmul.h -> vfmac.h -> vfmac.h: 1 + 2 + 2, as the fmadd.s chain", 5},
+                            {32, "fadd.h -> fadd.h: one stall", 3},
+                            {33, "vfdotpex.s.h -> vfdotpex.s.h: 1 + 2", 3},
+                            {37, "vfcpka.h.s is not an add/mul: no stall", 2},
                         });
     CoreTiming three;
     three.fpu_addmul_latency = 3;
@@ -92,6 +103,7 @@ TEST(Timing, FpuLatencyFromTheConfiguration) {
     expect_costs(cost3, {
                             {18, "FPU_ADDMUL_LAT=3: 1 + 3 stalls + 1", 5},
                             {19, "1 + 4 + 4", 9},
+                            {31, "vfmul.h -> vfmac.h -> vfmac.h: 1 + 4 + 4", 9},
                         });
 }
 

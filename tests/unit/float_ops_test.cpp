@@ -10,6 +10,7 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <limits>
 #include <ostream>
 #include <random>
 #include <type_traits>
@@ -976,6 +977,148 @@ TEST(FloatOps, DirectedModesBracketTheNearestResult) {
                     report("RDN(x) != -RUP(-x)", op.name, a, b, c);
             }
         }
+    }
+    EXPECT_EQ(mismatches, 0);
+}
+
+// ---- 16-bit integer lanes and the expanding dot product (PULP vectorial FP16) -------------------------
+
+TEST(FloatOps, Binary16ToInt16SaturatesPerLaneFormat) {
+    // 32752 (0x77ff) and -32768 (0xf800) fit; 32768 (0x7800) and -32800 (0xf801) saturate with NV only.
+    for (const Rounding rm : kAllModes) {
+        SCOPED_TRACE(int(rm));
+        EXPECT_EQ(run(to_int16_from16, uint16_t(0x77ff), rm), (R16{0x7ff0, 0}));
+        EXPECT_EQ(run(to_int16_from16, uint16_t(0xf800), rm), (R16{0x8000, 0}));
+        EXPECT_EQ(run(to_int16_from16, uint16_t(0x7800), rm), (R16{0x7fff, kNV}));
+        EXPECT_EQ(run(to_int16_from16, uint16_t(0xf801), rm), (R16{0x8000, kNV}));
+        EXPECT_EQ(run(to_int16_from16, kHInf, rm), (R16{0x7fff, kNV}));
+        EXPECT_EQ(run(to_int16_from16, kHNegInf, rm), (R16{0x8000, kNV}));
+        EXPECT_EQ(run(to_int16_from16, kHSNaN, rm), (R16{0x7fff, kNV}));
+        EXPECT_EQ(run(to_uint16_from16, kHMax, rm), (R16{0xffe0, 0}));
+        EXPECT_EQ(run(to_uint16_from16, kHInf, rm), (R16{0xffff, kNV}));
+        EXPECT_EQ(run(to_uint16_from16, kHNegOne, rm), (R16{0, kNV}));
+        EXPECT_EQ(run(to_uint16_from16, kHQNaN, rm), (R16{0xffff, kNV}));
+        EXPECT_EQ(run(to_uint16_from16, kHNegZero, rm), (R16{0, 0}));
+    }
+    // -2.5 (0xc100): -2, -2, -3, -2, -3; 2.5 (0x4100) unsigned: 2, 2, 2, 3, 3.
+    const std::array<uint16_t, 5> minus_two_and_half = {0xfffe, 0xfffe, 0xfffd, 0xfffe, 0xfffd};
+    const std::array<uint16_t, 5> two_and_half = {2, 2, 2, 3, 3};
+    // -0.5 (0xb800) unsigned: 0 (inexact) unless rounded down or away to -1 (invalid).
+    const std::array<R16, 5> minus_half = {R16{0, kNX}, R16{0, kNX}, R16{0, kNV}, R16{0, kNX}, R16{0, kNV}};
+    for (size_t i = 0; i < kAllModes.size(); ++i) {
+        SCOPED_TRACE(i);
+        EXPECT_EQ(run(to_int16_from16, uint16_t(0xc100), kAllModes[i]), (R16{minus_two_and_half[i], kNX}));
+        EXPECT_EQ(run(to_uint16_from16, uint16_t(0x4100), kAllModes[i]), (R16{two_and_half[i], kNX}));
+        EXPECT_EQ(run(to_uint16_from16, uint16_t(0xb800), kAllModes[i]), minus_half[i]);
+    }
+}
+
+R32 dotpex(uint16_t a0, uint16_t b0, uint16_t a1, uint16_t b1, uint32_t c, Rounding rm) {
+    uint8_t flags = 0;
+    const uint32_t value = dotpex16_to32(a0, b0, a1, b1, c, rm, flags);
+    return {value, flags};
+}
+
+TEST(FloatOps, DotProductRoundsOnceInEveryMode) {
+    // 1*1 + 2^-20*2^-20 + 2^-24: 1 + 2^-24 alone is the tie between 1 and 1 + 2^-23 (RNE: 1), and the
+    // 2^-40 above it decides for the successor. Rounding 1 + 2^-24 first would give 1.0.
+    const std::array<uint32_t, 5> above_tie = {0x3f800001, kOne, kOne, 0x3f800001, 0x3f800001};
+    // 1 - 2^-48 (c = 1, products -2^-24 * 2^-24): just below 1, so down and toward zero give 1 - 2^-24.
+    const std::array<uint32_t, 5> below_one = {kOne, 0x3f7fffff, 0x3f7fffff, kOne, kOne};
+    // -(1 + 2^-149): products -1, c = -2^-149 far below the product's last bit.
+    const std::array<uint32_t, 5> minus_one_and_tiny = {kNegOne, kNegOne, 0xbf800001, kNegOne, kNegOne};
+    for (size_t i = 0; i < kAllModes.size(); ++i) {
+        SCOPED_TRACE(i);
+        const Rounding rm = kAllModes[i];
+        EXPECT_EQ(dotpex(kHOne, kHOne, 0x0010, 0x0010, 0x33800000, rm), (R32{above_tie[i], kNX}));
+        EXPECT_EQ(dotpex(0x8001, kHMinSub, kHPosZero, kHOne, kOne, rm), (R32{below_one[i], kNX}));
+        EXPECT_EQ(dotpex(kHNegOne, kHOne, kHPosZero, kHPosZero, 0x80000001, rm),
+                  (R32{minus_one_and_tiny[i], kNX}));
+        // Exact: 0.5 + 1*2 + 3*4 = 14.5, and a cancellation of the products that leaves c alone.
+        EXPECT_EQ(dotpex(kHOne, 0x4000, 0x4200, 0x4400, kHalf, rm), (R32{0x41680000, 0}));
+        EXPECT_EQ(dotpex(kHOne, kHOne, kHNegOne, kHOne, kMinSub, rm), (R32{kMinSub, 0}));
+        EXPECT_EQ(dotpex(kHMax, kHMax, kHMax, kHMax, kPosZero, rm), (R32{0x4fffc004, 0})); // 2 * 65504^2
+    }
+}
+
+TEST(FloatOps, DotProductZerosInfinitiesAndNaNs) {
+    // Exact zero from cancelling terms: +0, -0 when rounding down; three zero terms keep -0 only if all
+    // are -0 (or, rounding down, if any is).
+    EXPECT_EQ(dotpex(kHOne, kHOne, kHNegOne, kHOne, kPosZero, kRNE), (R32{kPosZero, 0}));
+    EXPECT_EQ(dotpex(kHOne, kHOne, kHNegOne, kHOne, kNegZero, kRNE), (R32{kPosZero, 0}));
+    EXPECT_EQ(dotpex(kHOne, kHOne, kHNegOne, kHOne, kPosZero, kRDN), (R32{kNegZero, 0}));
+    EXPECT_EQ(dotpex(kHOne, kHOne, kHOne, kHOne, 0xc0000000, kRNE), (R32{kPosZero, 0})); // 2 - 2
+    EXPECT_EQ(dotpex(kHNegZero, kHOne, kHOne, kHNegZero, kNegZero, kRNE), (R32{kNegZero, 0}));
+    EXPECT_EQ(dotpex(kHNegZero, kHOne, kHPosZero, kHOne, kNegZero, kRNE), (R32{kPosZero, 0}));
+    EXPECT_EQ(dotpex(kHNegZero, kHOne, kHPosZero, kHOne, kNegZero, kRDN), (R32{kNegZero, 0}));
+    // Infinities: same signs add up, opposite signs are invalid, inf * 0 is invalid even next to a quiet
+    // NaN; any NaN gives the canonical NaN, invalid only when signalling.
+    EXPECT_EQ(dotpex(kHInf, kHOne, kHOne, kHInf, kOne, kRNE), (R32{kPosInf, 0}));
+    EXPECT_EQ(dotpex(kHInf, kHNegOne, kHOne, kHOne, kNegInf, kRNE), (R32{kNegInf, 0}));
+    EXPECT_EQ(dotpex(kHInf, kHOne, kHOne, kHOne, kNegInf, kRNE), (R32{kQNaN, kNV}));
+    EXPECT_EQ(dotpex(kHInf, kHOne, kHNegInf, kHOne, kOne, kRNE), (R32{kQNaN, kNV}));
+    EXPECT_EQ(dotpex(kHOne, kHOne, kHOne, kHOne, kPosInf, kRNE), (R32{kPosInf, 0}));
+    EXPECT_EQ(dotpex(kHInf, kHPosZero, kHQNaN, kHOne, kOne, kRNE), (R32{kQNaN, kNV}));
+    EXPECT_EQ(dotpex(kHOne, kHOne, kHOne, kHOne, kQNaNPayload, kRNE), (R32{kQNaN, 0}));
+    EXPECT_EQ(dotpex(kHOne, kHSNaN, kHOne, kHOne, kOne, kRNE), (R32{kQNaN, kNV}));
+    EXPECT_EQ(dotpex(kHOne, kHOne, kHOne, kHOne, kSNaN, kRNE), (R32{kQNaN, kNV}));
+    // Overflow only through the accumulator: the products stay below 2^33.
+    EXPECT_EQ(dotpex(kHMax, kHMax, kHPosZero, kHPosZero, kMax, kRNE), (R32{kMax, kNX}));
+    EXPECT_EQ(dotpex(kHMax, kHMax, kHPosZero, kHPosZero, kMax, kRUP), (R32{kPosInf, kOF | kNX}));
+    EXPECT_EQ(dotpex(kHMinSub, kHMinSub, kHPosZero, kHPosZero, kMinSub, kRNE), (R32{0x27800000, kNX}));
+}
+
+TEST(FloatOps, DotProductMatchesAnExactSumWhereOneExists) {
+    // With operands of moderate exponents the exact sum spans fewer than 64 bits, so an x87 long double
+    // holds it exactly and its conversion to float rounds it once, to nearest even.
+    if constexpr (std::numeric_limits<long double>::digits < 64) GTEST_SKIP() << "needs 64-bit long double";
+    std::mt19937_64 rng(0xd07e'0000'0016'0032ull);
+    // binary16 with an exponent in [-5, 5] and any significand and sign; binary32 with one in [-8, 8].
+    const auto half = [&] { return uint16_t((rng() & 0x83ff) | ((10 + rng() % 11) << 10)); };
+    const auto single = [&] { return uint32_t((rng() & 0x807fffff) | ((119 + rng() % 17) << 23)); };
+    const auto to_ld = [](uint32_t bits) { return static_cast<long double>(std::bit_cast<float>(bits)); };
+    int mismatches = 0;
+    for (int i = 0; i < 200000; ++i) {
+        const uint16_t a0 = half(), b0 = half(), a1 = half(), b1 = half();
+        const uint32_t c = single();
+        uint8_t ignored = 0;
+        const long double exact = to_ld(f16_to_f32(a0, ignored)) * to_ld(f16_to_f32(b0, ignored)) +
+                                  to_ld(f16_to_f32(a1, ignored)) * to_ld(f16_to_f32(b1, ignored)) + to_ld(c);
+        if (exact == 0) continue; // the sign of an exact zero is tested above
+        const float rounded = static_cast<float>(exact);
+        const R32 expected{std::bit_cast<uint32_t>(rounded),
+                           uint8_t(static_cast<long double>(rounded) != exact)};
+        const R32 got = dotpex(a0, b0, a1, b1, c, kRNE);
+        if (got != expected && ++mismatches <= 20)
+            ADD_FAILURE() << std::hex << "dotpex(0x" << a0 << ", 0x" << b0 << ", 0x" << a1 << ", 0x" << b1
+                          << ", 0x" << c << "): 0x" << got.value << " flags 0x" << unsigned(got.flags)
+                          << ", exact sum gives 0x" << expected.value << " flags 0x"
+                          << unsigned(expected.flags);
+    }
+    EXPECT_EQ(mismatches, 0);
+}
+
+TEST(FloatOps, DotProductWithOneProductIsTheFusedMultiplyAdd) {
+    // a1 * b1 = +0 changes nothing but the sign of an exact zero, so every nonzero result must equal fma32
+    // of the widened operands in every mode; the operands range over all binary16 and binary32 values.
+    std::mt19937_64 rng(0xf3a0'0000'0016'0001ull);
+    int mismatches = 0;
+    for (int i = 0; i < 200000; ++i) {
+        const uint16_t a = uint16_t(rng()), b = uint16_t(rng());
+        const uint32_t c = uint32_t(rng() >> 7) ^ (rng() & 1 ? 0x80000000u : 0u);
+        const Rounding rm = kAllModes[i % kAllModes.size()];
+        uint8_t ignored = 0;
+        const R32 fused = run(fma32, f16_to_f32(a, ignored), f16_to_f32(b, ignored), c, rm);
+        if ((fused.value & 0x7fffffffu) == 0) continue;
+        const R32 got = dotpex(a, b, kHPosZero, kHPosZero, c, rm);
+        // fma32 of a widened signalling NaN sees a quiet one: compare the NV flag only from fma's view.
+        const bool snan_in =
+            ((a & 0x7fff) > 0x7c00 && !(a & 0x200)) || ((b & 0x7fff) > 0x7c00 && !(b & 0x200));
+        const R32 expected{fused.value, uint8_t(fused.flags | (snan_in ? kNV : 0))};
+        if (got != expected && ++mismatches <= 20)
+            ADD_FAILURE() << std::hex << "dotpex(0x" << a << ", 0x" << b << ", 0, 0, 0x" << c << ", rm "
+                          << int(rm) << "): 0x" << got.value << " flags 0x" << unsigned(got.flags)
+                          << ", fma32 0x" << expected.value << " flags 0x" << unsigned(expected.flags);
     }
     EXPECT_EQ(mismatches, 0);
 }
