@@ -83,14 +83,15 @@ void dma_double_buffer(const dma_pipeline_t* p) {
     if (master && p->tiles > 0) loaded[0] = p->load(p->ctx, 0, 0);
     for (unsigned t = 0; t < p->tiles; ++t) {
         const unsigned b = t & 1u;
-        if (master) {
-            dma_wait(loaded[b]);
-            /* Buffer b ^ 1 held tile t - 1, computed before the last barrier: it may be refilled. */
-            if (t + 1 < p->tiles) loaded[b ^ 1u] = p->load(p->ctx, t + 1, b ^ 1u);
-            dma_wait(stored[b]);
-            stored[b] = DMA_NONE;
-        }
+        if (master) dma_wait(loaded[b]);
         barrier();
+        if (master) {
+            /* Buffer b ^ 1 held tile t - 1, computed before the last barrier: once that tile's copy out
+             * is over it may be refilled. Waiting here lets the other cores compute meanwhile. */
+            dma_wait(stored[b ^ 1u]);
+            stored[b ^ 1u] = DMA_NONE;
+            if (t + 1 < p->tiles) loaded[b ^ 1u] = p->load(p->ctx, t + 1, b ^ 1u);
+        }
         p->compute(p->ctx, t, b);
         barrier();
         if (master && p->store) stored[b] = p->store(p->ctx, t, b);

@@ -61,8 +61,9 @@ uint32_t l1_free_bytes(void);
  *   compute(ctx, tile, buffer): every core computes its share of `tile`
  *   store(ctx, tile, buffer):   core 0 issues the copies out of `tile`'s results; returns the id of the
  *                               last one (DMA_NONE if none); may be null
- * A buffer's copies in start only after the tile that used it last has been computed, and a tile's
- * compute starts only after the store of the tile two before it (same buffer) has completed.
+ * Core 0 issues the copies in of tile k+1 once the team has started computing tile k, into the buffer
+ * that tile k-1 used, after tile k-1's copies out have completed: a store may read the buffer it is
+ * given, and loads never overwrite data still being copied out.
  */
 typedef struct {
     unsigned tiles;

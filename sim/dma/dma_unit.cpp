@@ -12,7 +12,8 @@ DmaUnit::DmaUnit(DmaEngine& dma, std::vector<Hart*> harts, const DmaUnitTiming& 
 
 void DmaUnit::advance(uint64_t until) {
     dma_.advance(until);
-    schedule_wakes();
+    // Waiting cores look their transfers up by id; the completions only say when to look.
+    if (!dma_.take_completions(until).empty()) schedule_wakes();
 }
 
 uint64_t DmaUnit::wait_completion(const CoreState& c, unsigned core) const {

@@ -1,0 +1,112 @@
+/*
+ * One training step of a Linear layer (batch 1) with the tensors in L2, tiled through the TCDM on every
+ * core (train_layers.h): FW, WG and IG, each in a perf region (lin_fw, lin_wg, lin_ig) declaring its MACs,
+ * then checked bit for bit against plain loops run by core 0 on the L2 tensors. A second FW and WG that
+ * accumulate into out and d_w (outside the regions) check the accumulate paths of tiled_matmul.
+ * Shape: -DLIN_IN, -DLIN_OUT; -DL1_LIMIT=bytes caps the TCDM the tiles may use.
+ */
+#include <stdio.h>
+
+#include "cluster.h"
+#include "runtime.h"
+#include "tiled_common.h"
+#include "train_layers.h"
+
+#ifndef LIN_IN
+#define LIN_IN 256
+#endif
+#ifndef LIN_OUT
+#define LIN_OUT 64
+#endif
+
+static float in[LIN_IN], w[LIN_OUT * LIN_IN], out[LIN_OUT];
+static float d_out[LIN_OUT], d_w[LIN_OUT * LIN_IN], d_in[LIN_IN];
+static float expected[LIN_OUT * LIN_IN];
+
+int main(void) {
+#ifdef L1_LIMIT
+    tiled_matmul_set_l1_limit(L1_LIMIT);
+#endif
+    fill_random(in, LIN_IN, 11);
+    fill_random(w, LIN_OUT * LIN_IN, 12);
+    fill_random(d_out, LIN_OUT, 13);
+    /* static: main's frame stays small on core 0's 1 KiB stack, which the library also uses */
+    static const linear_t layer = {.in_features = LIN_IN,
+                                   .out_features = LIN_OUT,
+                                   .in = in,
+                                   .w = w,
+                                   .out = out,
+                                   .d_out = d_out,
+                                   .d_w = d_w,
+                                   .d_in = d_in};
+    const unsigned cores = num_cores(), macs = LIN_OUT * LIN_IN;
+
+    region_begin("lin_fw", macs);
+    static tiled_plan_t fw;
+    fw = linear_fw(&layer, cores);
+    region_end();
+    region_begin("lin_wg", macs);
+    static tiled_plan_t wg;
+    wg = linear_wg(&layer, cores);
+    region_end();
+    region_begin("lin_ig", macs);
+    static tiled_plan_t ig;
+    ig = linear_ig(&layer, cores);
+    region_end();
+    print_plan("lin_fw", &fw);
+    print_plan("lin_wg", &wg);
+    print_plan("lin_ig", &ig);
+
+    int bad = 0;
+    for (unsigned o = 0; o < LIN_OUT; ++o) {
+        float acc = 0.0f;
+        for (unsigned i = 0; i < LIN_IN; ++i)
+            acc += w[o * LIN_IN + i] * in[i];
+        expected[o] = acc;
+    }
+    bad |= first_mismatch("lin_fw out", out, expected, LIN_OUT) >= 0;
+    for (unsigned o = 0; o < LIN_OUT; ++o)
+        for (unsigned i = 0; i < LIN_IN; ++i) {
+            float acc = 0.0f;
+            acc += d_out[o] * in[i];
+            expected[o * LIN_IN + i] = acc;
+        }
+    bad |= first_mismatch("lin_wg d_w", d_w, expected, LIN_OUT * LIN_IN) >= 0;
+    for (unsigned i = 0; i < LIN_IN; ++i) {
+        float acc = 0.0f;
+        for (unsigned o = 0; o < LIN_OUT; ++o)
+            acc += w[o * LIN_IN + i] * d_out[o];
+        expected[i] = acc;
+    }
+    bad |= first_mismatch("lin_ig d_in", d_in, expected, LIN_IN) >= 0;
+
+    /* The accumulate paths of tiled_matmul, outside the regions: out += W in (K tiled when W needs several
+     * tiles) and d_w += d_out (outer) in (K = 1); every element continues from its previous value. */
+    static const tiled_matmul_t acc_fw = {
+        .m = LIN_OUT, .n = 1, .k = LIN_IN, .a = w, .b = in, .c = out, .accumulate = 1};
+    tiled_matmul(&acc_fw, cores);
+    for (unsigned o = 0; o < LIN_OUT; ++o) {
+        float acc = 0.0f;
+        for (unsigned i = 0; i < LIN_IN; ++i)
+            acc += w[o * LIN_IN + i] * in[i];
+        for (unsigned i = 0; i < LIN_IN; ++i)
+            acc += w[o * LIN_IN + i] * in[i];
+        expected[o] = acc;
+    }
+    bad |= first_mismatch("lin_fw accumulated out", out, expected, LIN_OUT) >= 0;
+
+    static const tiled_matmul_t acc_wg = {
+        .m = LIN_OUT, .n = LIN_IN, .k = 1, .a = d_out, .b = in, .c = d_w, .accumulate = 1};
+    tiled_matmul(&acc_wg, cores);
+    for (unsigned o = 0; o < LIN_OUT; ++o)
+        for (unsigned i = 0; i < LIN_IN; ++i) {
+            float acc = 0.0f;
+            acc += d_out[o] * in[i]; /* the first WG */
+            acc += d_out[o] * in[i];
+            expected[o * LIN_IN + i] = acc;
+        }
+    bad |= first_mismatch("lin_wg accumulated d_w", d_w, expected, LIN_OUT * LIN_IN) >= 0;
+
+    printf("linear_tiled %u->%u on %u cores: %s\n", LIN_IN, LIN_OUT, cores, bad ? "FAIL" : "OK");
+    return bad;
+}

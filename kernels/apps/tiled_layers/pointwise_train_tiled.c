@@ -1,0 +1,103 @@
+/*
+ * The design-space experiment of L1 size against DMA bandwidth: one training step of a PointWise (1x1)
+ * convolution (FW, then WG, then IG) with its tensors in L2, tiled through whatever TCDM the platform has
+ * (l1_free_bytes(), so tcdm.size can be swept), in one perf region "pw_train" declaring the step's MACs.
+ * Default shape 8x8 pixels, 256 -> 256 channels: 12.6 M MACs, 768 KiB of tensors (W and dW alone fill
+ * 512 KiB), so it runs with --set l2.size=1MiB. -DCHECK adds the bit-exact check against plain loops on
+ * core 0 (slow for the default shape). Shape: -DPW_H, -DPW_W, -DPW_CIN, -DPW_COUT.
+ */
+#include <stdio.h>
+
+#include "cluster.h"
+#include "runtime.h"
+#include "tiled_common.h"
+#include "train_layers.h"
+
+#ifndef PW_H
+#define PW_H 8
+#endif
+#ifndef PW_W
+#define PW_W 8
+#endif
+#ifndef PW_CIN
+#define PW_CIN 256
+#endif
+#ifndef PW_COUT
+#define PW_COUT 256
+#endif
+#define HW (PW_H * PW_W)
+
+static float in[PW_CIN * HW], w[PW_COUT * PW_CIN], out[PW_COUT * HW];
+static float d_out[PW_COUT * HW], d_w[PW_COUT * PW_CIN], d_in[PW_CIN * HW];
+
+#ifdef CHECK
+static float expected[PW_CIN * HW > PW_COUT* PW_CIN ? PW_CIN* HW : PW_COUT* PW_CIN];
+
+static int check(void) {
+    int bad = 0;
+    for (unsigned co = 0; co < PW_COUT; ++co)
+        for (unsigned p = 0; p < HW; ++p) {
+            float acc = 0.0f;
+            for (unsigned ci = 0; ci < PW_CIN; ++ci)
+                acc += w[co * PW_CIN + ci] * in[ci * HW + p];
+            expected[co * HW + p] = acc;
+        }
+    bad |= first_mismatch("fw out", out, expected, PW_COUT * HW) >= 0;
+    for (unsigned co = 0; co < PW_COUT; ++co)
+        for (unsigned ci = 0; ci < PW_CIN; ++ci) {
+            float acc = 0.0f;
+            for (unsigned p = 0; p < HW; ++p)
+                acc += d_out[co * HW + p] * in[ci * HW + p];
+            expected[co * PW_CIN + ci] = acc;
+        }
+    bad |= first_mismatch("wg d_w", d_w, expected, PW_COUT * PW_CIN) >= 0;
+    for (unsigned ci = 0; ci < PW_CIN; ++ci)
+        for (unsigned p = 0; p < HW; ++p) {
+            float acc = 0.0f;
+            for (unsigned co = 0; co < PW_COUT; ++co)
+                acc += w[co * PW_CIN + ci] * d_out[co * HW + p];
+            expected[ci * HW + p] = acc;
+        }
+    bad |= first_mismatch("ig d_in", d_in, expected, PW_CIN * HW) >= 0;
+    return bad;
+}
+#endif
+
+int main(void) {
+    fill_random(in, PW_CIN * HW, 1);
+    fill_random(w, PW_COUT * PW_CIN, 2);
+    fill_random(d_out, PW_COUT * HW, 3);
+    /* static: main's frame stays small on core 0's 1 KiB stack, which the library also uses */
+    static const pointwise_t layer = {.cin = PW_CIN,
+                                      .cout = PW_COUT,
+                                      .hw = HW,
+                                      .in = in,
+                                      .w = w,
+                                      .out = out,
+                                      .d_out = d_out,
+                                      .d_w = d_w,
+                                      .d_in = d_in};
+    const unsigned cores = num_cores();
+
+    region_begin("pw_train", 3u * PW_COUT * PW_CIN * HW);
+    static tiled_plan_t fw;
+    fw = pointwise_fw(&layer, cores);
+    static tiled_plan_t wg;
+    wg = pointwise_wg(&layer, cores);
+    static tiled_plan_t ig;
+    ig = pointwise_ig(&layer, cores);
+    region_end();
+    print_plan("fw", &fw);
+    print_plan("wg", &wg);
+    print_plan("ig", &ig);
+
+    int bad = 0;
+    const char* verdict = "done (not checked)";
+#ifdef CHECK
+    bad = check();
+    verdict = bad ? "FAIL" : "OK";
+#endif
+    printf("pointwise_train_tiled %ux%ux%u->%u on %u cores, %lu KiB TCDM: %s\n", PW_H, PW_W, PW_CIN, PW_COUT,
+           cores, (unsigned long)(*(volatile uint32_t*)(EU_BASE + EU_TCDM_SIZE) >> 10), verdict);
+    return bad;
+}
