@@ -8,7 +8,9 @@
 - full duplex moves an in and an out transfer together in about the time of one; half duplex shares one
   budget, so the pair takes about N * 8 / bandwidth cycles longer;
 - with seven cores loading from every TCDM bank, transfers take longer, and the report shows the DMA
-  waiting behind cores and cores waiting behind the DMA.
+  waiting behind cores and cores waiting behind the DMA;
+- dma.arbitration: dma-first keeps the DMA at its quiet speed and makes only the cores wait, cores-first
+  the reverse.
 """
 import argparse
 import json
@@ -83,6 +85,19 @@ def main():
     checks.append(("cores' TCDM contention includes the cycles lost to the DMA",
                    core_tcdm >= dma["stalled_cores_cycles"], (core_tcdm, dma["stalled_cores_cycles"])))
     checks.append(("every transfer completed", dma["transfers"] > 0, dma["transfers"]))
+
+    # dma.arbitration decides who wins a bank both want in the same cycle.
+    first, rep_first = run(args.sim, args.hammer, args.workdir, "dma_first", "dma.arbitration=dma-first")
+    last, rep_last = run(args.sim, args.hammer, args.workdir, "cores_first", "dma.arbitration=cores-first")
+    q, f, l, rr = quiet[("in", 4096)], first[("in", 4096)], last[("in", 4096)], busy[("in", 4096)]
+    checks.append(("dma-first: a 4096 B transfer runs as fast as on a quiet cluster", abs(f - q) <= 4, (q, f)))
+    checks.append(("cores-first: it runs slower than with round-robin", l > rr, (rr, l)))
+    checks.append(("dma-first: cores wait behind the DMA, hardly the reverse",
+                   rep_first["dma"]["stalled_cores_cycles"] > 20 * max(1, rep_first["dma"]["stalled_by_cores_cycles"]),
+                   (rep_first["dma"]["stalled_cores_cycles"], rep_first["dma"]["stalled_by_cores_cycles"])))
+    checks.append(("cores-first: the DMA waits behind cores, hardly the reverse",
+                   rep_last["dma"]["stalled_by_cores_cycles"] > 20 * max(1, rep_last["dma"]["stalled_cores_cycles"]),
+                   (rep_last["dma"]["stalled_by_cores_cycles"], rep_last["dma"]["stalled_cores_cycles"])))
 
     failed = 0
     for name, ok, detail in checks:
