@@ -1,0 +1,244 @@
+/*
+ * Vanilla RNN (kernels/lib/rnn_fp32.h) over RNN_T steps of RNN_X inputs and RNN_H hidden units, data in the
+ * TCDM, run by the whole team and checked bit for bit against single-core plain loops in the same operation
+ * order (kept in L2):
+ *
+ *   rnn_fw_tanhf  forward with picolibc's tanhf
+ *   rnn_fw        forward with tanh_fast (the thesis' parallel fast tanh)     MACs T H (X + H + 1)
+ *   rnn_bw        backward through time from dL/dh[T] on rnn_fw's states    MACs T H (4 + 2X + 3H + 1)
+ *
+ * then the three tanh variants on T x H values in [-4, 4] (regions tanh_libm, tanh_fast on core 0,
+ * tanh_fast_par on the team; cycles per call = region cycles / (T H)) and the largest error of tanh_fast
+ * against tanhf over [-10, 10] in steps of 2^-12. Prints "<part> OK" or the first mismatch, then
+ * "rnn TxXxH on N cores: OK" (exit 0) or FAIL (exit 1).
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "activations_fp32.h"
+#include "cluster.h"
+#include "rnn_fp32.h"
+#include "runtime.h"
+
+#ifndef RNN_T
+#define RNN_T 50
+#endif
+#ifndef RNN_X
+#define RNN_X 50
+#endif
+#ifndef RNN_H
+#define RNN_H 50
+#endif
+#define T RNN_T
+#define X RNN_X
+#define H RNN_H
+
+TCDM_BSS static float x[T * X];
+TCDM_BSS static float wx[H * X];
+TCDM_BSS static float wh[H * H];
+TCDM_BSS static float b[H];
+TCDM_BSS static float h[(T + 1) * H];
+TCDM_BSS static float dh[H];
+TCDM_BSS static float g[T * H]; /* also the tanh test vector */
+TCDM_BSS static float dx[T * X];
+TCDM_BSS static float dwx[H * X];
+TCDM_BSS static float dwh[H * H];
+TCDM_BSS static float db[H];
+TCDM_BSS static rnn_args_t args;
+TCDM_BSS static tanh_args_t targs;
+
+/* References in L2, off the TCDM. */
+static float dh_out[H];
+static float ref_h[(T + 1) * H];
+static float ref_g[T * H];
+static float ref_dh[H], ref_dhn[H];
+static float ref_dx[T * X];
+static float ref_dwx[H * X];
+static float ref_dwh[H * H];
+static float ref_db[H];
+static float tanh_in[T * H];
+
+/* xorshift32: deterministic values with full random mantissas, uniform-ish in (-scale, scale). */
+static uint32_t rng_state = 0x2545f491u;
+static float next_float(float scale) {
+    uint32_t v = rng_state;
+    v ^= v << 13;
+    v ^= v >> 17;
+    v ^= v << 5;
+    rng_state = v;
+    return scale * ((float)(int32_t)v * (1.0f / 2147483648.0f));
+}
+
+static uint32_t bits_of(float f) {
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+static int failed = 0;
+
+/* Bit-exact comparison; prints "<name> OK" or the first mismatch. */
+static void check(const char* name, const float* got, const float* want, unsigned n) {
+    for (unsigned i = 0; i < n; ++i)
+        if (bits_of(got[i]) != bits_of(want[i])) {
+            printf("%s mismatch at %u: %08lx (%g), expected %08lx (%g)\n", name, i,
+                   (unsigned long)bits_of(got[i]), (double)got[i], (unsigned long)bits_of(want[i]),
+                   (double)want[i]);
+            failed = 1;
+            return;
+        }
+    printf("%s OK\n", name);
+}
+
+static void ref_forward(unsigned act) {
+    for (unsigned t = 0; t < T; ++t)
+        for (unsigned i = 0; i < H; ++i) {
+            float acc = b[i];
+            for (unsigned k = 0; k < X; ++k)
+                acc += x[t * X + k] * wx[i * X + k];
+            for (unsigned k = 0; k < H; ++k)
+                acc += wh[i * H + k] * ref_h[t * H + k];
+            ref_h[(t + 1) * H + i] = act == RNN_TANH_FAST ? tanh_fast(acc) : tanhf(acc);
+        }
+}
+
+static void ref_backward(void) {
+    memcpy(ref_dh, dh_out, sizeof ref_dh);
+    for (unsigned t = T; t-- > 0;) {
+        for (unsigned i = 0; i < H; ++i) {
+            const float hv = ref_h[(t + 1) * H + i];
+            ref_g[t * H + i] = (1.0f - hv * hv) * ref_dh[i];
+        }
+        for (unsigned j = 0; j < H; ++j) {
+            float acc = 0.0f;
+            for (unsigned i = 0; i < H; ++i)
+                acc += wh[i * H + j] * ref_g[t * H + i];
+            ref_dhn[j] = acc;
+        }
+        memcpy(ref_dh, ref_dhn, sizeof ref_dh);
+    }
+    for (unsigned i = 0; i < H; ++i) {
+        for (unsigned k = 0; k < X; ++k) {
+            float acc = 0.0f;
+            for (unsigned t = 0; t < T; ++t)
+                acc += ref_g[t * H + i] * x[t * X + k];
+            ref_dwx[i * X + k] = acc;
+        }
+        for (unsigned k = 0; k < H; ++k) {
+            float acc = 0.0f;
+            for (unsigned t = 0; t < T; ++t)
+                acc += ref_g[t * H + i] * ref_h[t * H + k];
+            ref_dwh[i * H + k] = acc;
+        }
+        float s = 0.0f;
+        for (unsigned t = 0; t < T; ++t)
+            s += ref_g[t * H + i];
+        ref_db[i] = s;
+    }
+    for (unsigned t = 0; t < T; ++t)
+        for (unsigned k = 0; k < X; ++k) {
+            float acc = 0.0f;
+            for (unsigned i = 0; i < H; ++i)
+                acc += ref_g[t * H + i] * wx[i * X + k];
+            ref_dx[t * X + k] = acc;
+        }
+}
+
+static void run_forward(const char* name, unsigned act) {
+    memset(h + H, 0, sizeof(float) * T * H);
+    args.act = act;
+    region_begin(name, RNN_FW_MACS(T, X, H));
+    team_fork(num_cores(), rnn_fw_fn, &args);
+    region_end();
+    ref_forward(act);
+    check(name, h, ref_h, (T + 1) * H);
+}
+
+int main(void) {
+    /* Weights ~ 1 / sqrt(fan-in) keep the pre-activations around +-1, where tanh is not saturated. */
+    const float w_scale = 1.7f / sqrtf((float)(X + H));
+    for (unsigned i = 0; i < T * X; ++i)
+        x[i] = next_float(1.0f);
+    for (unsigned i = 0; i < H * X; ++i)
+        wx[i] = next_float(w_scale);
+    for (unsigned i = 0; i < H * H; ++i)
+        wh[i] = next_float(w_scale);
+    for (unsigned i = 0; i < H; ++i)
+        b[i] = next_float(0.1f);
+    for (unsigned i = 0; i < H; ++i)
+        h[i] = ref_h[i] = next_float(0.5f);
+    for (unsigned i = 0; i < H; ++i)
+        dh_out[i] = next_float(1.0f);
+    args = (rnn_args_t){.t = T,
+                        .x_size = X,
+                        .h_size = H,
+                        .x = x,
+                        .wx = wx,
+                        .wh = wh,
+                        .b = b,
+                        .h = h,
+                        .dh = dh,
+                        .g = g,
+                        .dx = dx,
+                        .dwx = dwx,
+                        .dwh = dwh,
+                        .db = db};
+
+    run_forward("rnn_fw_tanhf", RNN_TANH_LIBM);
+    run_forward("rnn_fw", RNN_TANH_FAST);
+
+    memcpy(dh, dh_out, sizeof dh);
+    region_begin("rnn_bw", RNN_BW_MACS(T, X, H));
+    team_fork(num_cores(), rnn_bw_fn, &args);
+    region_end();
+    ref_backward();
+    check("rnn_bw g", g, ref_g, T * H);
+    check("rnn_bw dh0", dh, ref_dh, H);
+    check("rnn_bw dWx", dwx, ref_dwx, H * X);
+    check("rnn_bw dWh", dwh, ref_dwh, H * H);
+    check("rnn_bw db", db, ref_db, H);
+    check("rnn_bw dx", dx, ref_dx, T * X);
+
+    /* The tanh variants on the same T x H values each. */
+    for (unsigned i = 0; i < T * H; ++i)
+        tanh_in[i] = next_float(4.0f);
+    memcpy(g, tanh_in, sizeof g);
+    region_begin("tanh_libm", 0);
+    tanh_libm_vec(g, T * H);
+    region_end();
+    for (unsigned i = 0; i < T * H; ++i)
+        ref_g[i] = tanhf(tanh_in[i]);
+    check("tanh_libm", g, ref_g, T * H);
+    memcpy(g, tanh_in, sizeof g);
+    region_begin("tanh_fast", 0);
+    tanh_fast_vec(g, T * H);
+    region_end();
+    for (unsigned i = 0; i < T * H; ++i)
+        ref_g[i] = tanh_fast(tanh_in[i]);
+    check("tanh_fast", g, ref_g, T * H);
+    memcpy(g, tanh_in, sizeof g);
+    targs = (tanh_args_t){.v = g, .n = T * H};
+    region_begin("tanh_fast_par", 0);
+    team_fork(num_cores(), tanh_fast_parallel_fn, &targs);
+    region_end();
+    check("tanh_fast_par", g, ref_g, T * H);
+
+    float max_err = 0.0f, at = 0.0f;
+    for (int i = -10 * 4096; i <= 10 * 4096; ++i) {
+        const float v = (float)i * (1.0f / 4096.0f);
+        const float e = fabsf(tanh_fast(v) - tanhf(v));
+        if (e > max_err) max_err = e, at = v;
+    }
+    /* The documented bound (activations_fp32.h) with a margin. */
+    if (max_err <= 2e-4f) {
+        printf("tanh_fast max error %.3g at %g OK\n", (double)max_err, (double)at);
+    } else {
+        printf("tanh_fast max error %.3g at %g above 2e-4\n", (double)max_err, (double)at);
+        failed = 1;
+    }
+
+    printf("rnn %ux%ux%u on %u cores: %s\n", T, X, H, num_cores(), failed ? "FAIL" : "OK");
+    return failed;
+}
