@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <fmt/format.h>
+#include <optional>
 #include <stdexcept>
 
 namespace pulpsim {
@@ -127,6 +128,18 @@ void ClusterMachine::place_program() {
                             elf_.path(), lo, hi, bus_.describe()));
         bus_.write_bytes(s.vaddr, s.bytes.data(), static_cast<uint32_t>(s.bytes.size()));
     }
+}
+
+void ClusterMachine::write_symbol_word(const std::string& name, uint32_t value) {
+    const std::optional<uint32_t> addr = elf_.symbol(name);
+    if (!addr) throw std::runtime_error(fmt::format("{}: no symbol '{}' to write", elf_.path(), name));
+    if (*addr % 4 != 0 || !bus_.find_ram(*addr, 4))
+        throw std::runtime_error(fmt::format(
+            "{}: symbol '{}' at {:#010x} is not a word in the modelled memory", elf_.path(), name, *addr));
+    // Little-endian like the cores, whatever the host's byte order.
+    const uint8_t bytes[4] = {static_cast<uint8_t>(value), static_cast<uint8_t>(value >> 8),
+                              static_cast<uint8_t>(value >> 16), static_cast<uint8_t>(value >> 24)};
+    bus_.write_bytes(*addr, bytes, 4);
 }
 
 RunOutcome ClusterMachine::run_to_end() {

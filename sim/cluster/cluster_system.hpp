@@ -41,6 +41,10 @@ class ClusterMachine {
     // Throws std::runtime_error naming the file, segment or key when the program does not fit the platform.
     ClusterMachine(const ElfImage& elf, const PlatformConfig& config, const ClusterOptions& options);
 
+    // Stores `value` in the 32-bit word at the program's symbol `name` before the run, so that one ELF can
+    // take its parameters from the host (e.g. a shape). Throws std::runtime_error naming the ELF and the
+    // symbol when the symbol is missing or does not lie in the modelled memory.
+    void write_symbol_word(const std::string& name, uint32_t value);
     // Runs to the end of the program (or max_cycles) without SystemC.
     RunOutcome run_to_end();
     uint64_t advance(uint64_t target) { return engine_->advance(target); }
