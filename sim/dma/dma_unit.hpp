@@ -23,7 +23,8 @@
 // the DMA then wins the bank conflicts of those cycles against cores that the engine runs later in the
 // same step.
 //
-// Ignores: interrupts on completion, the global (non-core) command queue of the hardware, and transfer
+// Ignores: interrupts on completion, the hardware's separate command interface for the cluster
+// controller (every core here, controller included, has its own register set and queue), and transfer
 // ids wrapping around.
 #pragma once
 
