@@ -210,7 +210,7 @@ MatmulShape layer_step_matmul(const std::string& layer, const std::string& step,
         const uint64_t in = dims[0], out = dims[1];
         if (step == "fw") return {out, 1, in}; // out[O] = W[O][I] in[I]
         if (step == "wg") return {out, in, 1}; // dW[O][I] = dOut[O] x in[I]
-        return {in, 1, out};                   // dIn[I] = W^T[I][O] dOut[O]
+        return {1, in, out};                   // dIn[1][I] = dOut[1][O] W[O][I], as PULP-TrainLib
     }
     const uint64_t cin = dims[0], cout = dims[1], hw = dims[2];
     if (step == "fw") return {cout, hw, cin}; // out[Cout][HW] = W[Cout][Cin] in[Cin][HW]
@@ -231,7 +231,7 @@ int command_compare(const std::vector<std::string>& args) {
         "usage: pulpsim compare --layer linear|pointwise --step fw|wg|ig --shape SHAPE [options]\n\n"
         "Runs every FP32 matmul kernel of kernels/lib/matmul_fp32.h on the matmul a training step maps to\n"
         "(PULP-TrainLib) and prints them sorted by cycles, with MAC/cycle and the speed-up over `mm`.\n"
-        "  linear    --shape IxO (inputs x outputs, batch 1): fw M=O N=1 K=I, wg M=O N=I K=1, ig M=I N=1 "
+        "  linear    --shape IxO (inputs x outputs, batch 1): fw M=O N=1 K=I, wg M=O N=I K=1, ig M=1 N=I "
         "K=O\n"
         "  pointwise --shape CINxCOUTxHW: fw M=COUT N=HW K=CIN, wg M=COUT N=CIN K=HW, ig M=CIN N=HW K=COUT\n"
         "A, B and C must fit together in the free TCDM.\n\noptions");
