@@ -3,8 +3,12 @@
 
 #include "runtime.h"
 
-static inline uint32_t eu_read(uint32_t off) { return *(volatile uint32_t*)(EU_BASE + off); }
-static inline void eu_write(uint32_t off, uint32_t v) { *(volatile uint32_t*)(EU_BASE + off) = v; }
+static inline uint32_t eu_read(uint32_t off) {
+    return *(volatile uint32_t*)(EU_BASE + off);
+}
+static inline void eu_write(uint32_t off, uint32_t v) {
+    *(volatile uint32_t*)(EU_BASE + off) = v;
+}
 /* cv.elw: a load that puts the core to sleep until the event unit answers. */
 static inline uint32_t eu_wait(uint32_t off) {
     uint32_t v;
@@ -12,13 +16,21 @@ static inline uint32_t eu_wait(uint32_t off) {
     return v;
 }
 
-unsigned num_cores(void) { return eu_read(EU_NUM_CORES); }
+unsigned num_cores(void) {
+    return eu_read(EU_NUM_CORES);
+}
 
-void barrier(void) { (void)eu_wait(EU_BARRIER_WAIT); }
+void barrier(void) {
+    (void)eu_wait(EU_BARRIER_WAIT);
+}
 
-void critical_enter(void) { (void)eu_wait(EU_MUTEX_LOCK); }
+void critical_enter(void) {
+    (void)eu_wait(EU_MUTEX_LOCK);
+}
 
-void critical_exit(void) { eu_write(EU_MUTEX_UNLOCK, 0); }
+void critical_exit(void) {
+    eu_write(EU_MUTEX_UNLOCK, 0);
+}
 
 void team_fork(unsigned n, void (*fn)(void*), void* arg) {
     const unsigned cores = num_cores();

@@ -65,7 +65,8 @@ class AddressMap {
     // Slow-path accesses used when the fast window of a core misses; throw BusError. `latency`, when given,
     // receives the extra cycles the access costs.
     uint32_t read(uint32_t addr, unsigned size, unsigned* latency = nullptr, unsigned initiator = 0);
-    void write(uint32_t addr, unsigned size, uint32_t value, unsigned* latency = nullptr, unsigned initiator = 0);
+    void write(uint32_t addr, unsigned size, uint32_t value, unsigned* latency = nullptr,
+               unsigned initiator = 0);
 
     // Host-side copies used by loaders and by host calls that read program buffers; throw BusError.
     void read_bytes(uint32_t addr, void* dst, uint32_t len) const;
