@@ -65,6 +65,23 @@ inline void shape(DecodedInsn& d, uint32_t raw, ExecFn fn, unsigned sources, boo
     d.latency = static_cast<uint8_t>(latency);
 }
 
+// FP loads and stores: the address from an x register, the data in an f register; a load's result is
+// usable two cycles after it issues.
+inline void shape_load(DecodedInsn& d, uint32_t raw, ExecFn fn) {
+    shape_i(d, raw, fn, InsnClass::FpLoad);
+    d.dst = fslot(d.rd);
+    d.latency = 2;
+}
+inline void shape_store(DecodedInsn& d, uint32_t raw, ExecFn fn) {
+    d.exec = fn;
+    d.rs1 = static_cast<uint8_t>(isa::rs1(raw));
+    d.rs2 = static_cast<uint8_t>(isa::rs2(raw));
+    d.imm = imm_s(raw);
+    d.src[0] = xsrc(d.rs1);
+    d.src[1] = fslot(d.rs2);
+    d.cls = InsnClass::FpStore;
+}
+
 // Div/sqrt decoding: the handler sets the result slot itself, with the data-dependent latency.
 inline void shape_divsqrt(DecodedInsn& d) {
     d.dst = kSinkSlot;

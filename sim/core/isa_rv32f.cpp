@@ -120,19 +120,11 @@ bool decode_rv32f(uint32_t raw, DecodedInsn& d, const CoreTiming& timing) {
     switch (op) {
     case 0x07:
         if (f3 != 2) return false;
-        shape_i(d, raw, flw, InsnClass::FpLoad);
-        d.dst = fslot(d.rd);
-        d.latency = 2;
+        fpu::shape_load(d, raw, flw);
         return true;
     case 0x27:
         if (f3 != 2) return false;
-        d.exec = fsw;
-        d.rs1 = static_cast<uint8_t>(rs1(raw));
-        d.rs2 = static_cast<uint8_t>(rs2(raw));
-        d.imm = imm_s(raw);
-        d.src[0] = xsrc(d.rs1);
-        d.src[1] = fslot(d.rs2);
-        d.cls = InsnClass::FpStore;
+        fpu::shape_store(d, raw, fsw);
         return true;
     case 0x43:
     case 0x47:
