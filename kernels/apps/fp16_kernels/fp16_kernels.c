@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "cluster.h"
+#include "kernel_check.h"
 #include "matmul_fp16.h"
 #include "runtime.h"
 #include "vm_fp16.h"
@@ -64,11 +65,7 @@ static float mm_ref[MM_M * MM_N];
 /* xorshift32 to a multiple of 1/64 in [-1, 1]. */
 static uint32_t rng_state = 0x2545f491u;
 static _Float16 next_value(void) {
-    uint32_t x = rng_state;
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    rng_state = x;
+    const uint32_t x = xorshift32(&rng_state);
     return (_Float16)((float)((int)(x % 129u) - 64) * (1.0f / 64.0f));
 }
 

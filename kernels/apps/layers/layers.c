@@ -20,6 +20,7 @@
 #include "cluster.h"
 #include "conv2d_fp32.h"
 #include "depthwise_fp32.h"
+#include "kernel_check.h"
 #include "runtime.h"
 #include "train_ops_fp32.h"
 
@@ -69,25 +70,9 @@ static float in_v[ACT_N], in_g[ACT_N], in_t[ACT_N];
 static float ref[MAX2(MAX2(X_SIZE, Y_SIZE), MAX2(DW_SIZE, ACT_N))];
 static float ref2[ACT_N];
 
-/* xorshift32: deterministic values with full random mantissas, uniform-ish in (-scale, scale). */
 static uint32_t rng_state = 0x9e3779b9u;
-static float next_float(float scale) {
-    uint32_t v = rng_state;
-    v ^= v << 13;
-    v ^= v >> 17;
-    v ^= v << 5;
-    rng_state = v;
-    return scale * ((float)(int32_t)v * (1.0f / 2147483648.0f));
-}
 static void fill(float* v, unsigned n, float scale) {
-    for (unsigned i = 0; i < n; ++i)
-        v[i] = next_float(scale);
-}
-
-static uint32_t bits_of(float f) {
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    return u;
+    fill_random_floats(v, n, &rng_state, scale);
 }
 
 static int failed = 0;
@@ -95,15 +80,10 @@ static int failed = 0;
 /* Bit-exact comparison; prints "<name> OK" or the first mismatch (and the program stops at the end). */
 static void check(const char* name, const float* got, const float* want, unsigned n) {
     if (failed) return;
-    for (unsigned i = 0; i < n; ++i)
-        if (bits_of(got[i]) != bits_of(want[i])) {
-            printf("%s mismatch at %u: %08lx (%g), expected %08lx (%g)\n", name, i,
-                   (unsigned long)bits_of(got[i]), (double)got[i], (unsigned long)bits_of(want[i]),
-                   (double)want[i]);
-            failed = 1;
-            return;
-        }
-    printf("%s OK\n", name);
+    if (first_mismatch(name, got, want, n) >= 0)
+        failed = 1;
+    else
+        printf("%s OK\n", name);
 }
 
 static void run(const char* name, uint32_t macs, void (*fn)(void*), void* arg) {

@@ -17,6 +17,7 @@
 
 #include "cluster.h"
 #include "dma.h"
+#include "kernel_check.h"
 #include "matmul_fp32.h"
 #include "runtime.h"
 
@@ -37,21 +38,11 @@ static float mag[REFERENCE_CAPACITY];
  * [0.25, 1), so no product or sum is exact by accident. */
 static uint32_t rng_state = 0x2545f491u;
 static float next_float(void) {
-    uint32_t x = rng_state;
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    rng_state = x;
+    const uint32_t x = xorshift32(&rng_state);
     const uint32_t bits = (x & 0x80000000u) | ((125u + ((x >> 23) & 1u)) << 23) | (x & 0x007fffffu);
     float f;
     memcpy(&f, &bits, sizeof f);
     return f;
-}
-
-static uint32_t bits_of(float f) {
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    return u;
 }
 
 /* The plain loop: one accumulator in ascending k, as the bit-exact kernels compute each output. */
@@ -120,12 +111,12 @@ int main(void) {
             const unsigned i = idx / n, j = idx % n;
             const float expected = tabulated ? ref[idx] : reference_at(i, j);
             const int ok = var->unroll_k == 1
-                               ? bits_of(c[idx]) == bits_of(expected)
+                               ? float_bits(c[idx]) == float_bits(expected)
                                : fabsf(c[idx] - expected) <=
                                      unrolled_tolerance * (tabulated ? mag[idx] : magnitude_at(i, j));
             if (!ok) {
                 printf("%s mismatch at [%u][%u]: %08lx, expected %08lx\n", var->name, i, j,
-                       (unsigned long)bits_of(c[idx]), (unsigned long)bits_of(expected));
+                       (unsigned long)float_bits(c[idx]), (unsigned long)float_bits(expected));
                 failed = 1;
                 break;
             }

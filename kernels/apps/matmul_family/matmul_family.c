@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cluster.h"
+#include "kernel_check.h"
 #include "matmul_fp32.h"
 #include "runtime.h"
 
@@ -36,21 +37,11 @@ static float mag[MM_M * MM_N];
  * [0.25, 1), so no product or sum is exact by accident. */
 static uint32_t rng_state = 0x2545f491u;
 static float next_float(void) {
-    uint32_t x = rng_state;
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    rng_state = x;
+    const uint32_t x = xorshift32(&rng_state);
     const uint32_t bits = (x & 0x80000000u) | ((125u + ((x >> 23) & 1u)) << 23) | (x & 0x007fffffu);
     float f;
     memcpy(&f, &bits, sizeof f);
     return f;
-}
-
-static uint32_t bits_of(float f) {
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    return u;
 }
 
 static void run_variant(void* arg) {
@@ -88,7 +79,7 @@ int main(void) {
         region_end();
         int bad = -1;
         for (unsigned i = 0; i < MM_M * MM_N && bad < 0; ++i) {
-            const int ok = var->unroll_k == 1 ? bits_of(c[i]) == bits_of(ref[i])
+            const int ok = var->unroll_k == 1 ? float_bits(c[i]) == float_bits(ref[i])
                                               : fabsf(c[i] - ref[i]) <= 1e-5f * mag[i];
             if (!ok) bad = (int)i;
         }
@@ -96,7 +87,7 @@ int main(void) {
             printf("%s OK\n", var->name);
         } else {
             printf("%s mismatch at [%d][%d]: %08lx, expected %08lx\n", var->name, bad / MM_N, bad % MM_N,
-                   (unsigned long)bits_of(c[bad]), (unsigned long)bits_of(ref[bad]));
+                   (unsigned long)float_bits(c[bad]), (unsigned long)float_bits(ref[bad]));
             failed = 1;
         }
     }

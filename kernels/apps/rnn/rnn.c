@@ -19,6 +19,7 @@
 
 #include "activations_fp32.h"
 #include "cluster.h"
+#include "kernel_check.h"
 #include "rnn_fp32.h"
 #include "runtime.h"
 
@@ -60,36 +61,19 @@ static float ref_dwh[H * H];
 static float ref_db[H];
 static float tanh_in[T * H];
 
-/* xorshift32: deterministic values with full random mantissas, uniform-ish in (-scale, scale). */
 static uint32_t rng_state = 0x2545f491u;
 static float next_float(float scale) {
-    uint32_t v = rng_state;
-    v ^= v << 13;
-    v ^= v >> 17;
-    v ^= v << 5;
-    rng_state = v;
-    return scale * ((float)(int32_t)v * (1.0f / 2147483648.0f));
-}
-
-static uint32_t bits_of(float f) {
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    return u;
+    return random_float(&rng_state, scale);
 }
 
 static int failed = 0;
 
 /* Bit-exact comparison; prints "<name> OK" or the first mismatch. */
 static void check(const char* name, const float* got, const float* want, unsigned n) {
-    for (unsigned i = 0; i < n; ++i)
-        if (bits_of(got[i]) != bits_of(want[i])) {
-            printf("%s mismatch at %u: %08lx (%g), expected %08lx (%g)\n", name, i,
-                   (unsigned long)bits_of(got[i]), (double)got[i], (unsigned long)bits_of(want[i]),
-                   (double)want[i]);
-            failed = 1;
-            return;
-        }
-    printf("%s OK\n", name);
+    if (first_mismatch(name, got, want, n) >= 0)
+        failed = 1;
+    else
+        printf("%s OK\n", name);
 }
 
 static void ref_forward(unsigned act) {

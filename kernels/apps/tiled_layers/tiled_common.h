@@ -1,4 +1,4 @@
-/* What the tiled-layer programs share: deterministic inputs, the bit-exact check and the plan line. */
+/* What the tiled-layer programs share: seeded inputs and the plan line (checks: kernel_check.h). */
 #ifndef TILED_COMMON_H
 #define TILED_COMMON_H
 
@@ -7,31 +7,13 @@
 #include <string.h>
 
 #include "dma.h"
+#include "kernel_check.h"
 #include "tiled_matmul.h"
 
-/* Floats in [-1, 1) with 24 significant bits, from an LCG: full mantissas make every sum round, so a
- * different order of the k terms changes the result and the bit-exact check notices it. */
+/* Inputs of stream `seed` in (-1, 1) with full mantissas (kernel_check.h). */
 static inline void fill_random(float* x, unsigned n, uint32_t seed) {
-    uint32_t s = seed * 2654435761u + 12345u;
-    for (unsigned i = 0; i < n; ++i) {
-        s = s * 1664525u + 1013904223u;
-        x[i] = (float)((int32_t)(s >> 8) - 0x800000) * (1.0f / 8388608.0f);
-    }
-}
-
-/* Index of the first element whose bits differ, or -1; prints it. */
-static inline int first_mismatch(const char* what, const float* got, const float* expected, unsigned n) {
-    for (unsigned i = 0; i < n; ++i) {
-        uint32_t g, e;
-        memcpy(&g, &got[i], 4);
-        memcpy(&e, &expected[i], 4);
-        if (g != e) {
-            printf("%s: mismatch at [%u]: got %.9g (0x%08lx), expected %.9g (0x%08lx)\n", what, i,
-                   (double)got[i], (unsigned long)g, (double)expected[i], (unsigned long)e);
-            return (int)i;
-        }
-    }
-    return -1;
+    uint32_t state = seed * 2654435761u + 12345u;
+    fill_random_floats(x, n, &state, 1.0f);
 }
 
 static inline void print_plan(const char* region, const tiled_plan_t* p) {

@@ -1,0 +1,50 @@
+/*
+ * What the kernel programs share to check themselves: a deterministic input stream and the bit-exact
+ * comparison of a result with its reference.
+ */
+#ifndef PULPSIM_KERNEL_CHECK_H
+#define PULPSIM_KERNEL_CHECK_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+/* xorshift32: the same stream on every host and core count; `state` must not be 0. */
+static inline uint32_t xorshift32(uint32_t* state) {
+    uint32_t x = *state;
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    return *state = x;
+}
+
+/* Uniform-ish in (-scale, scale) with a full random mantissa: sums round, so summing the terms in another
+ * order changes the bits and a bit-exact check notices it. */
+static inline float random_float(uint32_t* state, float scale) {
+    return scale * ((float)(int32_t)xorshift32(state) * (1.0f / 2147483648.0f));
+}
+
+static inline void fill_random_floats(float* x, unsigned n, uint32_t* state, float scale) {
+    for (unsigned i = 0; i < n; ++i)
+        x[i] = random_float(state, scale);
+}
+
+static inline uint32_t float_bits(float f) {
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+/* Index of the first element whose bits differ, or -1; prints it. */
+static inline int first_mismatch(const char* what, const float* got, const float* expected, unsigned n) {
+    for (unsigned i = 0; i < n; ++i)
+        if (float_bits(got[i]) != float_bits(expected[i])) {
+            printf("%s: mismatch at [%u]: got %.9g (0x%08lx), expected %.9g (0x%08lx)\n", what, i,
+                   (double)got[i], (unsigned long)float_bits(got[i]), (double)expected[i],
+                   (unsigned long)float_bits(expected[i]));
+            return (int)i;
+        }
+    return -1;
+}
+
+#endif
