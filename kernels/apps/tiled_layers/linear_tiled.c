@@ -58,26 +58,11 @@ int main(void) {
     print_plan("lin_ig", &ig);
 
     int bad = 0;
-    for (unsigned o = 0; o < LIN_OUT; ++o) {
-        float acc = 0.0f;
-        for (unsigned i = 0; i < LIN_IN; ++i)
-            acc += w[o * LIN_IN + i] * in[i];
-        expected[o] = acc;
-    }
+    reference_matmul(expected, w, LIN_IN, 1, in, 1, 1, LIN_OUT, 1, LIN_IN); /* W in */
     bad |= first_mismatch("lin_fw out", out, expected, LIN_OUT) >= 0;
-    for (unsigned o = 0; o < LIN_OUT; ++o)
-        for (unsigned i = 0; i < LIN_IN; ++i) {
-            float acc = 0.0f;
-            acc += d_out[o] * in[i];
-            expected[o * LIN_IN + i] = acc;
-        }
+    reference_matmul(expected, d_out, 1, 1, in, 1, 1, LIN_OUT, LIN_IN, 1); /* dOut (outer) in */
     bad |= first_mismatch("lin_wg d_w", d_w, expected, LIN_OUT * LIN_IN) >= 0;
-    for (unsigned i = 0; i < LIN_IN; ++i) {
-        float acc = 0.0f;
-        for (unsigned o = 0; o < LIN_OUT; ++o)
-            acc += w[o * LIN_IN + i] * d_out[o];
-        expected[i] = acc;
-    }
+    reference_matmul(expected, w, 1, LIN_IN, d_out, 1, 1, LIN_IN, 1, LIN_OUT); /* W^T dOut */
     bad |= first_mismatch("lin_ig d_in", d_in, expected, LIN_IN) >= 0;
 
     /* The accumulate paths of tiled_matmul, outside the regions: out += W in (K tiled when W needs several

@@ -9,11 +9,40 @@
 #include "dma.h"
 #include "kernel_check.h"
 #include "tiled_matmul.h"
+#include "train_layers.h"
 
 /* Inputs of stream `seed` in (-1, 1) with full mantissas (kernel_check.h). */
 static inline void fill_random(float* x, unsigned n, uint32_t seed) {
     uint32_t state = seed * 2654435761u + 12345u;
     fill_random_floats(x, n, &state, 1.0f);
+}
+
+/* The plain loop a tiled step must match bit for bit: c[i][j] = the sum over ascending kk of
+ * a[i * a_row + kk * a_col] * b[kk * b_row + j * b_col] in one accumulator from 0 (the element strides
+ * express transposed operands). */
+static inline void reference_matmul(float* c, const float* a, unsigned a_row, unsigned a_col, const float* b,
+                                    unsigned b_row, unsigned b_col, unsigned m, unsigned n, unsigned k) {
+    for (unsigned i = 0; i < m; ++i)
+        for (unsigned j = 0; j < n; ++j) {
+            float acc = 0.0f;
+            for (unsigned kk = 0; kk < k; ++kk)
+                acc += a[i * a_row + kk * a_col] * b[kk * b_row + j * b_col];
+            c[i * n + j] = acc;
+        }
+}
+
+/* Checks the three PointWise steps against plain loops, using `scratch` (the largest of the three outputs)
+ * for the references; 1 on a mismatch, which it prints. */
+static inline int check_pointwise(const pointwise_t* l, float* scratch) {
+    const unsigned ci = l->cin, co = l->cout, hw = l->hw;
+    int bad = 0;
+    reference_matmul(scratch, l->w, ci, 1, l->in, hw, 1, co, hw, ci); /* W in */
+    bad |= first_mismatch("pw_fw out", l->out, scratch, co * hw) >= 0;
+    reference_matmul(scratch, l->d_out, hw, 1, l->in, 1, hw, co, ci, hw); /* dOut in^T */
+    bad |= first_mismatch("pw_wg d_w", l->d_w, scratch, co * ci) >= 0;
+    reference_matmul(scratch, l->w, 1, ci, l->d_out, hw, 1, ci, hw, co); /* W^T dOut */
+    bad |= first_mismatch("pw_ig d_in", l->d_in, scratch, ci * hw) >= 0;
+    return bad;
 }
 
 static inline void print_plan(const char* region, const tiled_plan_t* p) {
