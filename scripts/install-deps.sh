@@ -6,7 +6,7 @@ packages=(
   libsystemc-dev libboost-program-options-dev libspdlog-dev libfmt-dev libyaml-cpp-dev
   nlohmann-json3-dev libelf-dev libgtest-dev libbenchmark-dev
   clang-19 lld-19 llvm-19 picolibc-riscv64-unknown-elf gcc-riscv64-unknown-elf
-  qemu-user python3
+  qemu-user python3 python3-torch
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -1,6 +1,7 @@
 /*
- * What the kernel programs share to check themselves: a deterministic input stream and the bit-exact
- * comparison of a result with its reference.
+ * What the kernel programs share to check themselves: a deterministic input stream, the bit-exact
+ * comparison of a result with its reference, and the comparison with a PyTorch golden output within the
+ * tolerance stated for the step (kernels/golden/golden.py writes the golden_t records).
  */
 #ifndef PULPSIM_KERNEL_CHECK_H
 #define PULPSIM_KERNEL_CHECK_H
@@ -45,6 +46,36 @@ static inline int first_mismatch(const char* what, const float* got, const float
             return (int)i;
         }
     return -1;
+}
+
+/* A step's expected output, computed by PyTorch, and how far a correct kernel may be from it. */
+typedef struct {
+    const char* name;
+    const float* expected;
+    unsigned n;
+    float atol; /* |got - expected| <= atol + rtol |expected| */
+    float rtol;
+} golden_t;
+
+/* 0 if every element of `got` is within the step's tolerance (NaN never is); else prints the first one
+ * outside it and returns 1. On success prints "<name> golden OK" with the largest error seen. */
+static inline int golden_check(const golden_t* g, const float* got) {
+    float worst = 0.0f;
+    for (unsigned i = 0; i < g->n; ++i) {
+        const float want = g->expected[i];
+        const float error = got[i] > want ? got[i] - want : want - got[i];
+        const float limit = g->atol + g->rtol * (want < 0.0f ? -want : want);
+        if (!(error <= limit)) {
+            printf("%s golden: mismatch at [%u]: got %.9g, PyTorch %.9g, |error| %.3g > tolerance %.3g "
+                   "(atol %.3g + rtol %.3g x |PyTorch|)\n",
+                   g->name, i, (double)got[i], (double)want, (double)error, (double)limit, (double)g->atol,
+                   (double)g->rtol);
+            return 1;
+        }
+        if (error > worst) worst = error;
+    }
+    printf("%s golden OK (max |error| %.3g)\n", g->name, (double)worst);
+    return 0;
 }
 
 #endif

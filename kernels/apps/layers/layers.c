@@ -1,6 +1,8 @@
 /*
- * Layer training steps of kernels/lib on TCDM data, run by the whole team and checked bit for bit against
- * single-core plain loops (kept in L2) that take their terms in the kernels' order:
+ * Layer training steps of kernels/lib on TCDM data, run by the whole team on PyTorch's inputs, and checked
+ * twice: bit for bit against single-core plain loops (kept in L2) that take their terms in the kernels'
+ * order, and within the step's stated tolerance against PyTorch's output (golden_data.h, written at build
+ * time by kernels/golden/suite_layers.py):
  *
  *   conv_fw conv_wg conv_ig  Conv2D CONV_CIN x CONV_H x CONV_W -> CONV_COUT, CONV_K x CONV_K kernel,
  *                            stride CONV_S, padding CONV_P (conv2d_fp32.h; im2col + matmul family)
@@ -9,8 +11,8 @@
  *                            the loops with reductions follow the kernels' per-core split
  *
  * Each step is one region with its MACs (Conv2D: c_out K P each, DepthWise: 9 c h w each, softmax_bw / mse
- * / sgd: one per element, the other element-wise steps none). Prints "<step> OK" or the first mismatch,
- * then "layers <shapes> on N cores: OK" (exit 0) or FAIL (exit 1).
+ * / sgd: one per element, the other element-wise steps none). Prints "<step> OK" and "<step> golden OK"
+ * or the first mismatch, then "layers <shapes> on N cores: OK" (exit 0) or FAIL (exit 1).
  */
 #include <math.h>
 #include <stdint.h>
@@ -20,6 +22,7 @@
 #include "cluster.h"
 #include "conv2d_fp32.h"
 #include "depthwise_fp32.h"
+#include "golden_data.h"
 #include "kernel_check.h"
 #include "runtime.h"
 #include "train_ops_fp32.h"
@@ -70,11 +73,6 @@ static float in_v[ACT_N], in_g[ACT_N], in_t[ACT_N];
 static float ref[MAX2(MAX2(X_SIZE, Y_SIZE), MAX2(DW_SIZE, ACT_N))];
 static float ref2[ACT_N];
 
-static uint32_t rng_state = 0x9e3779b9u;
-static void fill(float* v, unsigned n, float scale) {
-    fill_random_floats(v, n, &rng_state, scale);
-}
-
 static int failed = 0;
 
 /* Bit-exact comparison; prints "<name> OK" or the first mismatch (and the program stops at the end). */
@@ -84,6 +82,11 @@ static void check(const char* name, const float* got, const float* want, unsigne
         failed = 1;
     else
         printf("%s OK\n", name);
+}
+
+/* Within the stated tolerance of PyTorch's output. */
+static void golden(const golden_t* g, const float* got) {
+    if (!failed && golden_check(g, got)) failed = 1;
 }
 
 static void run(const char* name, uint32_t macs, void (*fn)(void*), void* arg) {
@@ -104,10 +107,9 @@ static void test_conv(void) {
     float* y = w + W_SIZE;
     float* dw = y + Y_SIZE;
     float* wt = dw + W_SIZE;
-    const float w_scale = 1.7f / sqrtf((float)KK);
-    fill(in_x, X_SIZE, 1.0f);
-    fill(in_w, W_SIZE, w_scale);
-    fill(in_dy, Y_SIZE, 1.0f);
+    memcpy(in_x, golden_conv_x, sizeof golden_conv_x);
+    memcpy(in_w, golden_conv_w, sizeof golden_conv_w);
+    memcpy(in_dy, golden_conv_dy, sizeof golden_conv_dy);
     memcpy(x, in_x, sizeof(float) * X_SIZE);
     memcpy(w, in_w, sizeof(float) * W_SIZE);
     cargs = (conv2d_args_t){.c_in = CONV_CIN,
@@ -144,6 +146,7 @@ static void test_conv(void) {
             ref[co * NP + p] = acc;
         }
     check("conv_fw", y, ref, Y_SIZE);
+    golden(&golden_conv_fw, y);
 
     /* WG: output pixels in ascending order. */
     memcpy(y, in_dy, sizeof(float) * Y_SIZE);
@@ -161,6 +164,7 @@ static void test_conv(void) {
                     ref[((co * CONV_CIN + ci) * CONV_K + i) * CONV_K + j] = acc;
                 }
     check("conv_wg", dw, ref, W_SIZE);
+    golden(&golden_conv_wg, dw);
 
     /* IG: per tap a sum over c_out, the taps of an input added in ascending (i, j). */
     run("conv_ig", macs, conv2d_ig_fn, &cargs);
@@ -183,6 +187,7 @@ static void test_conv(void) {
                 ref[(ci * CONV_H + iy) * CONV_W + ix] = acc;
             }
     check("conv_ig", x, ref, X_SIZE);
+    golden(&golden_conv_ig, x);
 }
 
 /* sum_{i,j} k[i][j] in[y + s (i - 1)][x + s (j - 1)] over the taps inside the plane. */
@@ -203,9 +208,9 @@ static void test_dw(void) {
     float* dx = dy + DW_SIZE;
     float* w = dx + DW_SIZE;
     float* dw = w + 9 * DW_C;
-    fill(in_x, DW_SIZE, 1.0f);
-    fill(in_w, 9 * DW_C, 0.5f);
-    fill(in_dy, DW_SIZE, 1.0f);
+    memcpy(in_x, golden_dw_x, sizeof golden_dw_x);
+    memcpy(in_w, golden_dw_w, sizeof golden_dw_w);
+    memcpy(in_dy, golden_dw_dy, sizeof golden_dw_dy);
     memcpy(x, in_x, sizeof(float) * DW_SIZE);
     memcpy(w, in_w, sizeof(float) * 9 * DW_C);
     memcpy(dy, in_dy, sizeof(float) * DW_SIZE);
@@ -219,6 +224,7 @@ static void test_dw(void) {
         for (int p = 0; p < DW_H * DW_W; ++p)
             ref[c * plane + p] = dw_tap_sum(in_w + 9 * c, in_x + c * plane, p / DW_W, p % DW_W, 1);
     check("dw_fw", y, ref, DW_SIZE);
+    golden(&golden_dw_fw, y);
 
     run("dw_wg", macs, dw3x3_wg_fn, &dargs);
     for (unsigned c = 0; c < DW_C; ++c)
@@ -234,12 +240,14 @@ static void test_dw(void) {
                 ref[c * 9 + i * 3 + j] = acc;
             }
     check("dw_wg", dw, ref, 9 * DW_C);
+    golden(&golden_dw_wg, dw);
 
     run("dw_ig", macs, dw3x3_ig_fn, &dargs);
     for (unsigned c = 0; c < DW_C; ++c)
         for (int p = 0; p < DW_H * DW_W; ++p)
             ref[c * plane + p] = dw_tap_sum(in_w + 9 * c, in_dy + c * plane, p / DW_W, p % DW_W, -1);
     check("dw_ig", dx, ref, DW_SIZE);
+    golden(&golden_dw_ig, dx);
 }
 
 /* Sum of a[i] (b == NULL) or of a[i] b[i] (one fmadd each, as in the kernels) over the kernels' per-core
@@ -281,9 +289,9 @@ static void test_ops(void) {
     float* dx = dy + ACT_N;
     float* loss = dx + ACT_N;
     const float alpha = 0.01f;
-    fill(in_v, ACT_N, 4.0f);
-    fill(in_g, ACT_N, 1.0f);
-    fill(in_t, ACT_N, 1.0f);
+    memcpy(in_v, golden_act_x, sizeof golden_act_x);
+    memcpy(in_g, golden_act_dy, sizeof golden_act_dy);
+    memcpy(in_t, golden_act_target, sizeof golden_act_target);
     memcpy(x, in_v, sizeof(float) * ACT_N);
     memcpy(dy, in_g, sizeof(float) * ACT_N);
     aargs = (act_args_t){.n = ACT_N, .x = x, .y = y, .dy = dy, .dx = dx, .alpha = alpha};
@@ -292,38 +300,46 @@ static void test_ops(void) {
     for (unsigned i = 0; i < ACT_N; ++i)
         ref[i] = in_v[i] > 0.0f ? in_v[i] : 0.0f;
     check("relu_fw", y, ref, ACT_N);
+    golden(&golden_relu_fw, y);
     run("relu_bw", 0, relu_bw_fn, &aargs);
     for (unsigned i = 0; i < ACT_N; ++i)
         ref[i] = in_v[i] > 0.0f ? in_g[i] : 0.0f;
     check("relu_bw", dx, ref, ACT_N);
+    golden(&golden_relu_bw, dx);
 
     run("leaky_relu_fw", 0, leaky_relu_fw_fn, &aargs);
     for (unsigned i = 0; i < ACT_N; ++i)
         ref[i] = in_v[i] > 0.0f ? in_v[i] : alpha * in_v[i];
     check("leaky_relu_fw", y, ref, ACT_N);
+    golden(&golden_leaky_relu_fw, y);
     run("leaky_relu_bw", 0, leaky_relu_bw_fn, &aargs);
     for (unsigned i = 0; i < ACT_N; ++i)
         ref[i] = in_v[i] > 0.0f ? in_g[i] : alpha * in_g[i];
     check("leaky_relu_bw", dx, ref, ACT_N);
+    golden(&golden_leaky_relu_bw, dx);
 
     run("sigmoid_fw", 0, sigmoid_fw_fn, &aargs);
     for (unsigned i = 0; i < ACT_N; ++i)
         ref2[i] = 1.0f / (1.0f + expf(-in_v[i]));
     check("sigmoid_fw", y, ref2, ACT_N);
+    golden(&golden_sigmoid_fw, y);
     run("sigmoid_bw", 0, sigmoid_bw_fn, &aargs);
     for (unsigned i = 0; i < ACT_N; ++i)
         ref[i] = in_g[i] * (ref2[i] * (1.0f - ref2[i]));
     check("sigmoid_bw", dx, ref, ACT_N);
+    golden(&golden_sigmoid_bw, dx);
 
     float m, s;
     run("softmax_fw", 0, softmax_fw_fn, &aargs);
     ref_softmax(in_v, ref2, ACT_N, &m, &s);
     check("softmax_fw", y, ref2, ACT_N);
+    golden(&golden_softmax_fw, y);
     run("softmax_bw", ACT_N, softmax_bw_fn, &aargs);
     const float d = split_sum(ref2, in_g, ACT_N);
     for (unsigned i = 0; i < ACT_N; ++i)
         ref[i] = ref2[i] * (in_g[i] - d);
     check("softmax_bw", dx, ref, ACT_N);
+    golden(&golden_softmax_bw, dx);
 
     /* MSE of x against the target in_t (in dy's buffer); gradient into dx. */
     memcpy(dy, in_t, sizeof(float) * ACT_N);
@@ -336,19 +352,24 @@ static void test_ops(void) {
         ref[i] = scale * e;
     }
     check("mse grad", dx, ref, ACT_N);
+    golden(&golden_mse_grad, dx);
     float want = split_sum(ref2, ref2, ACT_N) / (float)ACT_N;
     check("mse loss", loss, &want, 1);
+    golden(&golden_mse_loss, loss);
 
     const unsigned label = ACT_N / 3;
     largs = (loss_args_t){.n = ACT_N, .x = x, .label = label, .y = y, .grad = dx, .loss = loss};
     run("ce_softmax", 0, ce_softmax_loss_fn, &largs);
     ref_softmax(in_v, ref2, ACT_N, &m, &s);
     check("ce_softmax prob", y, ref2, ACT_N);
+    golden(&golden_ce_prob, y);
     for (unsigned i = 0; i < ACT_N; ++i)
         ref[i] = i == label ? ref2[i] - 1.0f : ref2[i];
     check("ce_softmax grad", dx, ref, ACT_N);
+    golden(&golden_ce_grad, dx);
     want = logf(s) - (in_v[label] - m);
     check("ce_softmax loss", loss, &want, 1);
+    golden(&golden_ce_loss, loss);
 
     /* SGD on x with dx as the gradient. */
     sargs = (sgd_args_t){.n = ACT_N, .w = x, .dw = dx, .lr = 0.05f};
@@ -358,6 +379,7 @@ static void test_ops(void) {
         ref2[i] -= 0.05f * ref[i];
     }
     check("sgd", x, ref2, ACT_N);
+    golden(&golden_sgd, x);
 }
 
 int main(void) {
