@@ -4,16 +4,11 @@
 #include <stdlib.h>
 
 #include "cluster.h"
+#include "kernel_error.h"
 #include "runtime.h"
 
 _Noreturn void layers_shape_error(const char* who, const char* msg) {
-    if (core_id() == 0) {
-        printf("error: %s: %s\n", who, msg);
-        exit(1);
-    }
-    /* Core 0's exit ends the run; the others must not touch the tensors meanwhile. */
-    for (;;)
-        barrier();
+    kernel_error(who, msg);
 }
 
 int im2col_check(const char* who, const im2col_args_t* a) {

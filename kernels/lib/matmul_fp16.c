@@ -4,6 +4,7 @@
 #include "cluster.h"
 #include "fp16_simd.h"
 #include "hwloop.h"
+#include "kernel_error.h"
 #include "runtime.h"
 
 /* An R x C block (R, C <= 2, constants after inlining): a at A(i, 0), b at B^T(j, 0), c at C(i, j). */
@@ -73,6 +74,7 @@ FP16_INLINE void block(const _Float16* a, const _Float16* b, _Float16* c, unsign
 void matmul_fp16(const matmul_fp16_args_t* args) {
     const unsigned n = args->n, k = args->k;
     unsigned i0, i1;
+    kernel_require_nonzero("matmul_fp16", args->m, n, k);
     split_range(args->m, core_id(), num_cores(), &i0, &i1);
     unsigned i = i0;
     for (; i + 2 <= i1; i += 2) {

@@ -13,6 +13,7 @@
  * Error: within K/2 + 1 FP32 roundings of the exact sum plus one FP16 rounding; when every partial sum
  * is representable in FP32 (e.g. inputs that are multiples of 2^-6 and K < 4096), C is the exact result
  * rounded to FP16.
+ * A zero dimension prints "error: matmul_fp16: zero dimension" and exits 1 (kernel_error.h).
  */
 #ifndef PULPSIM_MATMUL_FP16_H
 #define PULPSIM_MATMUL_FP16_H

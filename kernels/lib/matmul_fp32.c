@@ -3,6 +3,7 @@
 
 #include "cluster.h"
 #include "hwloop.h"
+#include "kernel_error.h"
 #include "runtime.h"
 
 #define INLINE static inline __attribute__((always_inline))
@@ -187,12 +188,14 @@ INLINE void rect(const matmul_args_t* t, unsigned i0, unsigned i1, unsigned j0, 
 #define ROWS_KERNEL(name, U, V, KU)                                                                          \
     void name(const matmul_args_t* t) {                                                                      \
         unsigned first, last;                                                                                \
+        kernel_require_nonzero(#name, t->m, t->n, t->k);                                                     \
         split_range(t->m, core_id(), num_cores(), &first, &last);                                            \
         rect(t, first, last, 0, t->n, U, V, KU);                                                             \
     }
 #define COLS_KERNEL(name, U, V, KU)                                                                          \
     void name(const matmul_args_t* t) {                                                                      \
         unsigned first, last;                                                                                \
+        kernel_require_nonzero(#name, t->m, t->n, t->k);                                                     \
         split_range(t->n, core_id(), num_cores(), &first, &last);                                            \
         rect(t, 0, t->m, first, last, U, V, KU);                                                             \
     }

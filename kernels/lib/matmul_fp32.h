@@ -16,10 +16,11 @@
  *   for (unsigned v = 0; v < MATMUL_VARIANTS; ++v)  // or through the table
  *       matmul_variants[v].fn(&t);
  *
- * Leftovers (any M, N, K >= 0): a core's rows go in strips of U, its columns in blocks of V; the rows past
+ * Leftovers (any M, N, K >= 1): a core's rows go in strips of U, its columns in blocks of V; the rows past
  * the last full strip are done one at a time with 1 x V blocks, the columns past the last full block with
  * U x 1 (or 1 x 1) blocks. A core whose share is smaller than the unroll therefore runs only the smaller
- * blocks (the paper's "all-leftover" case).
+ * blocks (the paper's "all-leftover" case). A zero M, N or K prints "error: <kernel>: zero dimension" and
+ * exits 1 (kernel_error.h).
  *
  * Exactness: in every kernel but the K-unrolled ones, each output is one accumulator starting at 0 that
  * takes its products in ascending k with `acc += a * b` (one fmadd.s), so C is bit-identical to the plain

@@ -5,6 +5,7 @@
 
 #include "activations_fp32.h"
 #include "cluster.h"
+#include "kernel_error.h"
 #include "matmul_l1.h"
 #include "runtime.h"
 
@@ -78,6 +79,7 @@ INLINE void fw_steps(const rnn_args_t* a, unsigned i0, unsigned i1, const unsign
 
 void rnn_fw(const rnn_args_t* a) {
     const unsigned T = a->t, X = a->x_size, H = a->h_size;
+    kernel_require_nonzero("rnn_fw", T, X, H);
     const unsigned id = core_id(), cores = num_cores();
     unsigned t0, t1, i0, i1;
     /* The input projections do not depend on the recurrence: one matmul over the whole sequence. */
@@ -107,6 +109,7 @@ void rnn_fw(const rnn_args_t* a) {
 
 void rnn_bw(const rnn_args_t* a) {
     const unsigned T = a->t, X = a->x_size, H = a->h_size;
+    kernel_require_nonzero("rnn_bw", T, X, H);
     const unsigned id = core_id(), cores = num_cores();
     unsigned i0, i1;
     split_range(H, id, cores, &i0, &i1);

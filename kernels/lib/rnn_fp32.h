@@ -26,6 +26,7 @@
  *
  * MACs (thesis, section 2.4.1): forward T H (X + H + 1); backward T H (4 + 2X + 3H + 1). The backward here
  * performs T H (2X + 2H + 2) multiply-adds (g, db, dWx, dx, dWh, dh).
+ * A zero dimension prints "error: rnn_fw / rnn_bw: zero dimension" and exits 1 (kernel_error.h).
  */
 #ifndef PULPSIM_RNN_FP32_H
 #define PULPSIM_RNN_FP32_H

@@ -4,6 +4,7 @@
 #include "cluster.h"
 #include "fp16_simd.h"
 #include "hwloop.h"
+#include "kernel_error.h"
 #include "runtime.h"
 
 static void my_outputs(unsigned m, unsigned* j0, unsigned* j1) {
@@ -20,8 +21,8 @@ void vm_naive(const vm_fp16_args_t* args) {
     const _Float16* a = args->a;
     const unsigned m = args->m, k = args->k;
     unsigned j0, j1;
+    kernel_require_nonzero("vm_naive", m, k, 1);
     my_outputs(m, &j0, &j1);
-    if (k == 0) j1 = j0; /* a hardware loop runs at least once */
     for (unsigned j = j0; j < j1; ++j) {
         _Float16 acc = 0, x, y;
         const _Float16* pa = a;
@@ -43,6 +44,7 @@ void vm_SIMD_naive(const vm_fp16_args_t* args) {
     const _Float16* a = args->a;
     const unsigned m = args->m, k = args->k;
     unsigned j0, j1;
+    kernel_require_nonzero("vm_SIMD_naive", m, k, 1);
     my_outputs(m, &j0, &j1);
     for (unsigned j = j0; j < j1; ++j) {
         float acc = 0.0f, x, y; /* both lanes +0 */
@@ -78,6 +80,7 @@ void vm_T_SIMD(const vm_fp16_args_t* args) {
     const _Float16* a = args->a;
     const unsigned m = args->m, k = args->k;
     unsigned j0, j1;
+    kernel_require_nonzero("vm_T_SIMD", m, k, 1);
     my_outputs(m, &j0, &j1);
     const unsigned quads = k / 4;
     for (unsigned j = j0; j < j1; ++j) {

@@ -17,6 +17,7 @@
  * k; the SIMD kernels keep the even and the odd k in the two lanes of one pair and add the lanes at the
  * end. Each output is within gamma_k * S of the exact sum (S = sum_k |a[k] W[k][j]|, gamma_n = n u /
  * (1 - n u), u = 2^-11), the bound of a recursive sum with at most k roundings on any path.
+ * A zero dimension prints "error: <kernel>: zero dimension" and exits 1 (kernel_error.h).
  */
 #ifndef PULPSIM_VM_FP16_H
 #define PULPSIM_VM_FP16_H

@@ -3,7 +3,7 @@
  *
  * Host calls are `ecall`s with the number in a7 and arguments in a0..a2; 64 (write) and 93 (exit)
  * are the Linux numbers, so a program that only uses those also runs under qemu-riscv32 user mode,
- * where the pulpsim-specific calls (0x7000, 0x7001) just return -ENOSYS.
+ * where the pulpsim-specific calls (0x7000..0x7003) just return -ENOSYS.
  *
  * stdout/stderr are picolibc tinystdio streams that buffer a line and send it with write(1, ...);
  * exit() and a return from main() flush them.
@@ -23,6 +23,8 @@ extern "C" {
 #define PULPSIM_SYS_EXIT 93             /* a0 = exit code; does not return */
 #define PULPSIM_SYS_REGION_BEGIN 0x7000 /* a0 = NUL-terminated name, a1 = MACs in the region */
 #define PULPSIM_SYS_REGION_END 0x7001   /* closes the innermost open region */
+#define PULPSIM_SYS_GUARD_SET 0x7002    /* a0 = address, a1 = bytes, a2 = NUL-terminated name */
+#define PULPSIM_SYS_GUARD_CLEAR 0x7003  /* a0 = address, a1 = bytes; returns the zones removed */
 
 static inline long pulpsim_ecall(long nr, long arg0, long arg1, long arg2) {
     register long a0 __asm__("a0") = arg0;
@@ -45,6 +47,21 @@ static inline void region_begin(const char* name, uint32_t macs) {
 
 static inline void region_end(void) {
     pulpsim_ecall(PULPSIM_SYS_REGION_END, 0, 0, 0);
+}
+
+/*
+ * Guard zones: any load or store touching [addr, addr + bytes) stops the run with an error that names the
+ * zone ("load of 4 bytes at 0x... is in the guard zone after B ..."). Leave a gap after (and before) each
+ * tensor and guard it to catch a kernel that reads or writes outside its tensors; the simulator copies the
+ * name. DMA transfers are not checked.
+ */
+static inline void guard_zone(const void* addr, uint32_t bytes, const char* name) {
+    pulpsim_ecall(PULPSIM_SYS_GUARD_SET, (long)addr, (long)bytes, (long)name);
+}
+
+/* Removes the guard zones that [addr, addr + bytes) overlaps. */
+static inline void guard_zone_clear(const void* addr, uint32_t bytes) {
+    pulpsim_ecall(PULPSIM_SYS_GUARD_CLEAR, (long)addr, (long)bytes, 0);
 }
 
 /* Raw write to a host file descriptor (1 = stdout, 2 = stderr), bypassing stdio buffering. */

@@ -27,6 +27,7 @@ BareMachine::BareMachine(const ElfImage& elf, const BareOptions& options)
     place_program();
     hart_ = std::make_unique<Hart>(bus_, host_, options_.timing, 0);
     host_.attach(*hart_);
+    hart_->set_memory_guards(&host_.guards());
     hart_->reset(elf_.entry(), stack_top_);
 
     const Ram* entry_ram = bus_.find_ram(elf_.entry(), 2);

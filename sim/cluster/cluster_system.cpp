@@ -73,6 +73,7 @@ ClusterMachine::ClusterMachine(const ElfImage& elf, const PlatformConfig& config
         const auto [lo, hi] = elf_.code_range();
         if (lo < hi) h.set_code_range(lo, std::min<uint32_t>(hi, lo + kMaxDecodedCode));
         if (auto tohost = elf_.symbol("tohost")) h.watch_word(*tohost);
+        h.set_memory_guards(&host_.guards());
         raw.push_back(&h);
     }
     host_.attach(*harts_[0]);

@@ -49,27 +49,40 @@ bool HostServices::host_call(Hart& h) {
         h.request_stop(StopReason::Exit, exit_status_for(a0));
         return true;
     case hostcall::kRegionBegin: {
-        std::string name;
-        for (uint32_t a = a0; name.size() < 128; ++a) {
-            char c = 0;
-            try {
-                h.bus().read_bytes(a, &c, 1);
-            } catch (const BusError&) {
-                h.fail(fmt::format("region_begin name pointer {:#010x} outside every memory (pc {:#010x})",
-                                   a0, h.pc_));
-            }
-            if (!c) break;
-            name += c;
-        }
+        const std::string name = read_name(h, a0, "region_begin");
         region_begin(h, name.empty() ? "region" : name, a1);
         return true;
     }
+    case hostcall::kGuardSet: {
+        if (a1 == 0 || !h.bus().find_ram(a0, a1))
+            h.fail(fmt::format("guard_zone [{:#010x}, +{}) is empty or outside every memory (pc {:#010x})",
+                               a0, a1, h.pc_));
+        guards_.add(a0, a1, read_name(h, a2, "guard_zone"));
+        return true;
+    }
+    case hostcall::kGuardClear: h.x_[10] = static_cast<uint32_t>(guards_.remove(a0, a1)); return true;
     case hostcall::kRegionEnd:
         if (open_.empty()) h.fail(fmt::format("region_end without region_begin (pc {:#010x})", h.pc_));
         region_end(h);
         return true;
     default: return false;
     }
+}
+
+std::string HostServices::read_name(Hart& h, uint32_t addr, const char* what) {
+    std::string name;
+    for (uint32_t a = addr; name.size() < 128; ++a) {
+        char c = 0;
+        try {
+            h.bus().read_bytes(a, &c, 1);
+        } catch (const BusError&) {
+            h.fail(fmt::format("{} name pointer {:#010x} outside every memory (pc {:#010x})", what, addr,
+                               h.pc_));
+        }
+        if (!c) break;
+        name += c;
+    }
+    return name;
 }
 
 namespace {

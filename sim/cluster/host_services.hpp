@@ -9,6 +9,7 @@
 
 #include "core/hart.hpp"
 #include "dma/dma_engine.hpp"
+#include "memory/memory_guards.hpp"
 
 namespace pulpsim {
 
@@ -18,6 +19,8 @@ inline constexpr uint32_t kWrite = 64;
 inline constexpr uint32_t kExit = 93;
 inline constexpr uint32_t kRegionBegin = 0x7000; // a0 = name (NUL-terminated), a1 = MAC count
 inline constexpr uint32_t kRegionEnd = 0x7001;
+inline constexpr uint32_t kGuardSet = 0x7002;   // a0 = address, a1 = bytes, a2 = name (NUL-terminated)
+inline constexpr uint32_t kGuardClear = 0x7003; // a0 = address, a1 = bytes
 } // namespace hostcall
 
 // A snapshot of one hart's counters, to difference over a region.
@@ -57,6 +60,8 @@ class HostServices : public HostInterface {
     void probe_dma(std::function<DmaActivity(uint64_t cycle)> probe) { dma_probe_ = std::move(probe); }
 
     const std::vector<RegionRecord>& regions() const { return regions_; }
+    // The guard zones the program has set (give them to every core with Hart::set_memory_guards).
+    const MemoryGuards& guards() const { return guards_; }
     const std::string& captured_stdout() const { return out_; }
     const std::string& captured_stderr() const { return err_; }
     // Closes regions a program left open when it stopped.
@@ -74,11 +79,14 @@ class HostServices : public HostInterface {
     void emit(int fd, const char* data, size_t len);
     void region_begin(Hart& hart, const std::string& name, uint64_t macs);
     void region_end(Hart& hart);
+    // The NUL-terminated string at `addr` (at most 128 characters) for host call `what`.
+    std::string read_name(Hart& hart, uint32_t addr, const char* what);
 
     bool capture_;
     std::string out_, err_;
     std::vector<RegionRecord> regions_;
     std::vector<OpenRegion> open_;
+    MemoryGuards guards_;
     Hart* hart_ = nullptr;
     std::vector<const Hart*> region_harts_;
     std::function<DmaActivity(uint64_t)> dma_probe_;

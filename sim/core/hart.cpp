@@ -228,6 +228,11 @@ uint32_t Hart::slow_load(uint32_t addr, unsigned size) {
     return value;
 }
 
+void Hart::check_guards(uint32_t addr, unsigned size, bool write) {
+    if (const auto* zone = guards_->hit(addr, size))
+        fail(fmt::format("pc {:#010x}: {}", pc_, MemoryGuards::describe(*zone, addr, size, write)));
+}
+
 void Hart::slow_store(uint32_t addr, unsigned size, uint32_t value) {
     unsigned latency = 0;
     try {

@@ -11,6 +11,7 @@
 #include "core/core_stats.hpp"
 #include "core/decoded_insn.hpp"
 #include "memory/address_map.hpp"
+#include "memory/memory_guards.hpp"
 
 namespace pulpsim {
 
@@ -109,6 +110,8 @@ class Hart {
     void set_fast_ram(Ram* ram);
     // A word whose stores are reported to the host (tohost).
     void watch_word(uint32_t addr) { watch_addr_ = addr & ~3u; }
+    // Loads and stores touching a zone of `guards` stop the run with an error (nullptr: no checks).
+    void set_memory_guards(const MemoryGuards* guards) { guards_ = guards; }
 
     // Runs until the hart's cycle count reaches `cycle_limit`, the program stops or the core falls asleep.
     void run(uint64_t cycle_limit);
@@ -177,6 +180,8 @@ class Hart {
     CoreStats stats_;
 
     template <typename T> T load(uint32_t addr) {
+        if (guards_ && guards_->armed()) [[unlikely]]
+            check_guards(addr, sizeof(T), false);
         const uint32_t off = addr - fast_base_;
         if (off <= fast_last_[sizeof(T) - 1]) {
             if (arbiter_) [[unlikely]]
@@ -188,6 +193,8 @@ class Hart {
         return static_cast<T>(slow_load(addr, sizeof(T)));
     }
     template <typename T> void store(uint32_t addr, T v) {
+        if (guards_ && guards_->armed()) [[unlikely]]
+            check_guards(addr, sizeof(T), true);
         const uint32_t off = addr - fast_base_;
         if (off <= fast_last_[sizeof(T) - 1] && addr - code_lo_ >= code_span_ &&
             (addr & ~3u) != watch_addr_) {
@@ -253,6 +260,7 @@ class Hart {
     template <bool kFetchModel> void execute_one();
     void fetch_new_line();
     uint32_t slow_load(uint32_t addr, unsigned size);
+    void check_guards(uint32_t addr, unsigned size, bool write);
     void slow_store(uint32_t addr, unsigned size, uint32_t value);
     const DecodedInsn& fetch_slow();
     void decode_at(DecodedInsn& slot, uint32_t pc);
@@ -283,6 +291,7 @@ class Hart {
     uint8_t* fast_data_ = nullptr;
     std::array<uint32_t, 4> fast_last_{0, 0, 0, 0};
     uint32_t watch_addr_ = 1; // odd: never matches a word address
+    const MemoryGuards* guards_ = nullptr;
     InstructionFetchPort* ifetch_ = nullptr;
     uint32_t fetch_line_mask_ = 0; // 0 with no instruction cache: every pc maps to line 0 == current_line_
     uint32_t current_line_ = 0;
