@@ -10,10 +10,10 @@ ClusterEngine::ClusterEngine(std::vector<Hart*> harts, EventUnit& events, unsign
     : harts_(std::move(harts)), events_(events), lookahead_(std::max(lookahead, 1u)), dma_(dma),
       arbitration_(arbitration) {}
 
-// A fixed permutation of cycles: a rotation by `cycle % n` would let a loop whose period is a multiple of
-// n see the same order every time and always lose the same conflicts.
-unsigned ClusterEngine::first_in_order(uint64_t cycle) const {
-    const uint64_t mixed = (cycle + 1) * 0x9E3779B97F4A7C15ull;
+// A fixed permutation of steps: a rotation by `step % n` would let a loop whose period is a multiple of
+// n steps see the same order every time and always lose the same conflicts.
+unsigned ClusterEngine::first_in_order(uint64_t step) const {
+    const uint64_t mixed = (step + 1) * 0x9E3779B97F4A7C15ull;
     return static_cast<unsigned>((mixed >> 32) % harts_.size());
 }
 
@@ -56,7 +56,10 @@ void ClusterEngine::report_deadlock() {
 uint64_t ClusterEngine::advance(uint64_t target) {
     const unsigned n = static_cast<unsigned>(harts_.size());
     while (!finished_ && now_ < target) {
-        const uint64_t step_end = std::min(target, now_ + lookahead_);
+        // Steps lie on a fixed grid of `lookahead` cycles and are never cut at `target`, so where the
+        // caller synchronises (the quantum, or none) cannot change who wins a conflict: the run may
+        // end up to lookahead - 1 cycles past `target`.
+        const uint64_t step_end = (now_ / lookahead_ + 1) * lookahead_;
         const bool dma_busy = dma_ && dma_->busy();
         const bool dma_first = dma_busy && dma_goes_first();
         if (dma_first) dma_->advance(step_end);
@@ -95,7 +98,7 @@ uint64_t ClusterEngine::advance(uint64_t target) {
             now_ = std::min(std::max(now_ + 1, lone->cycle()), until);
             continue;
         }
-        unsigned i = first_in_order(now_);
+        unsigned i = first_in_order(step_end / lookahead_);
         for (unsigned k = 0; k < n; ++k, i = i + 1 == n ? 0 : i + 1) {
             Hart& h = *harts_[i];
             if (h.asleep() || h.cycle() >= step_end) continue;

@@ -28,7 +28,8 @@ class ClusterEngine {
         std::vector<Hart*> harts, EventUnit& events, unsigned lookahead, DmaUnit* dma = nullptr,
         PlatformConfig::Dma::Arbitration arbitration = PlatformConfig::Dma::Arbitration::RoundRobin);
 
-    // Runs until cycle `target` or the end of the program; returns the cycle reached.
+    // Runs until cycle `target` (or up to lookahead - 1 cycles past it, to finish a step) or the end of the
+    // program; returns the cycle reached.
     uint64_t advance(uint64_t target);
     // A core ended the run (exit, error) or every core is asleep with nothing left to wake it.
     bool finished() const { return finished_; }
@@ -38,7 +39,7 @@ class ClusterEngine {
 
   private:
     bool check_stopped(Hart& h);
-    unsigned first_in_order(uint64_t cycle) const;
+    unsigned first_in_order(uint64_t step) const;
     uint64_t next_wake() const;
     bool dma_goes_first();
     void report_deadlock();
