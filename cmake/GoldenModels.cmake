@@ -1,10 +1,11 @@
 # PyTorch golden data for the kernel programs (kernels/golden/golden.py).
 #
-#   pulpsim_golden_header(<var> NAME <program> SUITE <suite> PARAMS NAME=VALUE...)
+#   pulpsim_golden_header(<var> NAME <program> SUITE <suite> PARAMS NAME=VALUE... [PERTURB <step>])
 #
 # adds a build step writing ${CMAKE_CURRENT_BINARY_DIR}/golden/<program>/golden_data.h and sets <var> to
 # that header; pass its folder in the program's INCLUDES and the header in its DEPENDS. PARAMS should be
-# the program's shape DEFINES: the header refuses to compile with other values.
+# the program's shape DEFINES: the header refuses to compile with other values. PERTURB moves one expected
+# value off, for the test that a mismatch fails the program.
 #
 # The Python interpreter must import torch (Debian's python3-torch, installed by scripts/install-deps.sh).
 # A Python3_EXECUTABLE from a virtualenv or pyenv may not see it, so /usr/bin/python3 is tried next;
@@ -29,14 +30,18 @@ if(NOT PULPSIM_TORCH_PYTHON)
 endif()
 
 function(pulpsim_golden_header out_var)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "NAME;SUITE" "PARAMS")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "NAME;SUITE;PERTURB" "PARAMS")
   if(NOT ARG_NAME OR NOT ARG_SUITE)
     message(FATAL_ERROR "pulpsim_golden_header: NAME and SUITE are required")
   endif()
   set(header ${CMAKE_CURRENT_BINARY_DIR}/golden/${ARG_NAME}/golden_data.h)
   file(GLOB scripts CONFIGURE_DEPENDS ${PULPSIM_GOLDEN_DIR}/*.py)
+  set(perturb)
+  if(ARG_PERTURB)
+    set(perturb --perturb ${ARG_PERTURB})
+  endif()
   add_custom_command(OUTPUT ${header}
-    COMMAND ${PULPSIM_TORCH_PYTHON} ${PULPSIM_GOLDEN_DIR}/golden.py ${ARG_SUITE} --out ${header} ${ARG_PARAMS}
+    COMMAND ${PULPSIM_TORCH_PYTHON} ${PULPSIM_GOLDEN_DIR}/golden.py ${ARG_SUITE} --out ${header} ${perturb} ${ARG_PARAMS}
     DEPENDS ${scripts}
     COMMENT "PyTorch golden data for ${ARG_NAME}"
     VERBATIM)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """PyTorch golden models of the kernel programs: inputs and expected outputs as a C header.
 
-    golden.py SUITE --out golden_data.h [NAME=VALUE ...]
+    golden.py SUITE --out golden_data.h [--perturb STEP] [NAME=VALUE ...]
 
 SUITE names a module suite_<SUITE>.py of this folder; NAME=VALUE are the program's shape macros (the
 same -D definitions the program is compiled with). The suite draws the inputs from a seeded torch
@@ -13,6 +13,9 @@ its kernels and calls golden_check() (kernels/lib/kernel_check.h) on each output
 
 Floats are written as C hexadecimal literals, so the header holds the exact float32 values. The header is
 written to a temporary file and renamed: a failed run leaves no half-written header behind.
+
+--perturb STEP moves the first expected value of STEP ten tolerances away, for the test that shows a
+program fails loudly on a result PyTorch disagrees with.
 """
 import argparse
 import importlib
@@ -39,9 +42,11 @@ def c_float(x: float) -> str:
 class Header:
     """Collects the arrays and checks of one program and writes them as a C header."""
 
-    def __init__(self, suite: str, params: dict):
+    def __init__(self, suite: str, params: dict, perturb: str = None):
         self.suite = suite
         self.params = params
+        self.perturb = perturb
+        self.perturbed = False
         self.lines = []
 
     def _array(self, c_type: str, name: str, values: list, to_text) -> None:
@@ -74,6 +79,10 @@ class Header:
     def expect(self, name: str, expected: torch.Tensor, atol: float, rtol: float, why: str) -> None:
         """The expected output of step `name` (rounded to float32) and its tolerance, as golden_t
         golden_<name>; `why` says where the tolerance comes from."""
+        if name == self.perturb:
+            expected = expected.detach().clone().to(torch.float64).flatten()
+            expected[0] += 10 * (atol + rtol * abs(expected[0].item())) + 2.0**-10
+            self.perturbed = True
         values = self.floats(f"{name}_expected", expected)
         self.lines.append(f"/* {name}: {why} */")
         self.lines.append(
@@ -107,6 +116,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("suite")
     parser.add_argument("--out", required=True)
+    parser.add_argument("--perturb", metavar="STEP", help="move STEP's first expected value off (tests)")
     parser.add_argument("params", nargs="*", metavar="NAME=VALUE")
     args = parser.parse_intermixed_args()
     params = {}
@@ -122,11 +132,13 @@ def main() -> int:
     except ModuleNotFoundError:
         parser.error(f"unknown suite '{args.suite}' (no suite_{args.suite}.py in {here})")
     torch.set_num_threads(1)
-    header = Header(args.suite, params)
+    header = Header(args.suite, params, args.perturb)
     try:
         suite.generate(header, params)
     except KeyError as missing:
         parser.error(f"suite {args.suite} needs parameter {missing}")
+    if args.perturb and not header.perturbed:
+        parser.error(f"--perturb {args.perturb}: suite {args.suite} has no such step")
     out_dir = os.path.dirname(os.path.abspath(args.out))
     os.makedirs(out_dir, exist_ok=True)
     with tempfile.NamedTemporaryFile("w", dir=out_dir, delete=False, suffix=".tmp") as tmp:

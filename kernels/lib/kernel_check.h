@@ -57,23 +57,38 @@ typedef struct {
     float rtol;
 } golden_t;
 
-/* 0 if every element of `got` is within the step's tolerance (NaN never is); else prints the first one
- * outside it and returns 1. On success prints "<name> golden OK" with the largest error seen. */
+/* 1 if `have`, element i of step g's output, is outside the tolerance (NaN always is): prints it. Else
+ * raises *worst to its error and returns 0. */
+static inline int golden_outside(const golden_t* g, unsigned i, float have, float* worst) {
+    const float want = g->expected[i];
+    const float error = have > want ? have - want : want - have;
+    const float limit = g->atol + g->rtol * (want < 0.0f ? -want : want);
+    if (!(error <= limit)) {
+        printf("%s golden: mismatch at [%u]: got %.9g, PyTorch %.9g, |error| %.3g > tolerance %.3g "
+               "(atol %.3g + rtol %.3g x |PyTorch|)\n",
+               g->name, i, (double)have, (double)want, (double)error, (double)limit, (double)g->atol,
+               (double)g->rtol);
+        return 1;
+    }
+    if (error > *worst) *worst = error;
+    return 0;
+}
+
+/* 0 if every element of `got` is within the step's tolerance; else prints the first one outside it and
+ * returns 1. On success prints "<name> golden OK" with the largest error seen. */
 static inline int golden_check(const golden_t* g, const float* got) {
     float worst = 0.0f;
-    for (unsigned i = 0; i < g->n; ++i) {
-        const float want = g->expected[i];
-        const float error = got[i] > want ? got[i] - want : want - got[i];
-        const float limit = g->atol + g->rtol * (want < 0.0f ? -want : want);
-        if (!(error <= limit)) {
-            printf("%s golden: mismatch at [%u]: got %.9g, PyTorch %.9g, |error| %.3g > tolerance %.3g "
-                   "(atol %.3g + rtol %.3g x |PyTorch|)\n",
-                   g->name, i, (double)got[i], (double)want, (double)error, (double)limit, (double)g->atol,
-                   (double)g->rtol);
-            return 1;
-        }
-        if (error > worst) worst = error;
-    }
+    for (unsigned i = 0; i < g->n; ++i)
+        if (golden_outside(g, i, got[i], &worst)) return 1;
+    printf("%s golden OK (max |error| %.3g)\n", g->name, (double)worst);
+    return 0;
+}
+
+/* golden_check() for FP16 outputs: each element is converted to float (exactly) and tested the same way. */
+static inline int golden_check_f16(const golden_t* g, const _Float16* got) {
+    float worst = 0.0f;
+    for (unsigned i = 0; i < g->n; ++i)
+        if (golden_outside(g, i, (float)got[i], &worst)) return 1;
     printf("%s golden OK (max |error| %.3g)\n", g->name, (double)worst);
     return 0;
 }

@@ -1,17 +1,19 @@
 /*
- * Runs the FP16 kernels of kernels/lib on TCDM data with the whole team, one perf region per kernel, and
- * checks each against an exact reference computed on core 0:
+ * Runs the FP16 kernels of kernels/lib on PyTorch's inputs in the TCDM with the whole team, one perf region
+ * per kernel, and checks each against an exact reference computed on core 0 and within its stated tolerance
+ * against PyTorch's output (golden_data.h, written at build time by kernels/golden/suite_fp16.py):
  *
  *   vm_naive, vm_SIMD_naive, vm_T_SIMD   dIn[VM_M] = dOut[VM_K] x W[VM_K][VM_M] (FP16 accumulation)
  *   matmul_fp16                          C[MM_M][MM_N] = A[MM_M][MM_K] x B[MM_K][MM_N] (FP32 accumulation)
  *
- * Inputs are multiples of 1/64 in [-1, 1] (exact in FP16), so every product is a multiple of 2^-12 of
- * magnitude <= 1 and every partial sum is exact in FP32 (K < 4096): the FP32 reference loops are exact.
+ * Inputs are multiples of 1/64 in [-1, 1] (exact in FP16; the suite draws them so because these references
+ * need it), so every product is a multiple of 2^-12 of magnitude <= 1 and every partial sum is exact in
+ * FP32 (K < 4096): the FP32 reference loops are exact.
  * Tolerances: the vm kernels accumulate in FP16, so output j may be off by gamma_K * S_j (gamma_n =
  * n u / (1 - n u), u = 2^-11, S_j = sum_k |dOut[k] W[k][j]|); matmul_fp16's FP32 sums stay exact, so its
  * outputs must equal the exact result rounded to FP16, bit for bit.
- * Prints "<kernel> OK ..." or the first mismatch, then "fp16 kernels <shapes> on N cores: OK" (exit 0)
- * or FAIL (exit 1).
+ * Prints "<kernel> OK ..." and "<kernel> golden OK ..." or the first mismatch, then "fp16 kernels <shapes>
+ * on N cores: OK" (exit 0) or FAIL (exit 1).
  */
 #include <math.h>
 #include <stdint.h>
@@ -19,6 +21,7 @@
 #include <string.h>
 
 #include "cluster.h"
+#include "golden_data.h"
 #include "kernel_check.h"
 #include "matmul_fp16.h"
 #include "runtime.h"
@@ -62,13 +65,6 @@ static float vm_ref[VM_M], vm_mag[VM_M];
 static _Float16 mm_a[MM_M * MM_K], mm_b[MM_K * MM_N];
 static float mm_ref[MM_M * MM_N];
 
-/* xorshift32 to a multiple of 1/64 in [-1, 1]. */
-static uint32_t rng_state = 0x2545f491u;
-static _Float16 next_value(void) {
-    const uint32_t x = xorshift32(&rng_state);
-    return (_Float16)((float)((int)(x % 129u) - 64) * (1.0f / 64.0f));
-}
-
 static uint16_t bits16(_Float16 h) {
     uint16_t u;
     memcpy(&u, &h, sizeof u);
@@ -104,23 +100,20 @@ static int check_vm(const char* name) {
     return 0;
 }
 
-static int vm_kernel(const char* name, vm_fn_t fn) {
+static int vm_kernel(const char* name, vm_fn_t fn, const golden_t* want) {
     memset(l1.vm.c, 0, sizeof l1.vm.c);
     region_begin(name, VM_M * VM_K);
     team_fork(num_cores(), run_vm, (void*)fn);
     region_end();
-    return check_vm(name);
+    return check_vm(name) | golden_check_f16(want, l1.vm.c);
 }
 
 int main(void) {
-    for (unsigned i = 0; i < VM_K; ++i)
-        dout[i] = next_value();
-    for (unsigned i = 0; i < VM_K * VM_M; ++i)
-        w_src[i] = next_value();
-    for (unsigned i = 0; i < MM_M * MM_K; ++i)
-        mm_a[i] = next_value();
-    for (unsigned i = 0; i < MM_K * MM_N; ++i)
-        mm_b[i] = next_value();
+    /* PyTorch's inputs, FP16 bit patterns */
+    memcpy(dout, golden_vm_dout_bits, sizeof dout);
+    memcpy(w_src, golden_vm_w_bits, sizeof w_src);
+    memcpy(mm_a, golden_mm_a_bits, sizeof mm_a);
+    memcpy(mm_b, golden_mm_b_bits, sizeof mm_b);
 
     /* Exact references: FP16 products are exact in FP32 and so are these sums (see the top). */
     for (unsigned j = 0; j < VM_M; ++j) {
@@ -145,13 +138,13 @@ int main(void) {
     memcpy(l1.vm.a, dout, sizeof dout);
     memcpy(l1.vm.w, w_src, sizeof w_src);
     vm_args = (vm_fp16_args_t){.a = l1.vm.a, .b = l1.vm.w, .c = l1.vm.c, .m = VM_M, .k = VM_K};
-    failed |= vm_kernel("vm_naive", vm_naive);
-    failed |= vm_kernel("vm_SIMD_naive", vm_SIMD_naive);
+    failed |= vm_kernel("vm_naive", vm_naive, &golden_vm_naive);
+    failed |= vm_kernel("vm_SIMD_naive", vm_SIMD_naive, &golden_vm_SIMD_naive);
     /* vm_T_SIMD reads the weights transposed, W^T[VM_M][VM_K] */
     for (unsigned k = 0; k < VM_K; ++k)
         for (unsigned j = 0; j < VM_M; ++j)
             l1.vm.w[j * VM_K + k] = w_src[k * VM_M + j];
-    failed |= vm_kernel("vm_T_SIMD", vm_T_SIMD);
+    failed |= vm_kernel("vm_T_SIMD", vm_T_SIMD, &golden_vm_T_SIMD);
 
     memcpy(l1.mm.a, mm_a, sizeof mm_a);
     for (unsigned k = 0; k < MM_K; ++k)
@@ -173,6 +166,7 @@ int main(void) {
                (unsigned)bits16(l1.mm.c[bad]), (unsigned)bits16((_Float16)mm_ref[bad]));
         failed = 1;
     }
+    failed |= golden_check_f16(&golden_matmul_fp16, l1.mm.c);
 
     printf("fp16 kernels vm %dx%d matmul %dx%dx%d on %u cores: %s\n", VM_M, VM_K, MM_M, MM_N, MM_K,
            num_cores(), failed ? "FAIL" : "OK");

@@ -1,8 +1,17 @@
 /*
  * Runs every kernel of the FP32 matmul family (kernels/lib/matmul_fp32.h) on A[MM_M][MM_K] x B[MM_K][MM_N]
  * in the TCDM with the whole team, one perf region per kernel (named after it), and checks each result
- * against the plain loop: bit-exact, or for the K-unrolled kernels within 1e-5 of sum_k |A(i,k) B(k,j)|.
- * Prints "<kernel> OK" or its first mismatch, then "matmul family MxNxK on C cores: OK" (exit 0) or FAIL.
+ * twice: against the plain loop, bit-exact, or for the K-unrolled kernels within 1e-5 of
+ * sum_k |A(i,k) B(k,j)|; and against PyTorch's C = A x B within the tolerance of golden_data.h (written at
+ * build time by kernels/golden/suite_matmul.py).
+ *
+ * Inputs (PyTorch's, drawn by the suite): a random sign and a full random 23-bit mantissa on a magnitude
+ * in [0.25, 1), kept instead of golden.py's uniform(): every product and partial sum rounds and no term is
+ * negligible next to the others, so a kernel that sums in another order than the plain loop changes the
+ * bits and the bit-exact check sees it.
+ *
+ * Prints "<kernel> OK" or its first mismatch and "<kernel> golden OK" or the first element outside the
+ * tolerance, then "matmul family MxNxK on C cores: OK" (exit 0) or FAIL.
  */
 #include <math.h>
 #include <stdint.h>
@@ -10,6 +19,7 @@
 #include <string.h>
 
 #include "cluster.h"
+#include "golden_data.h"
 #include "kernel_check.h"
 #include "matmul_fp32.h"
 #include "runtime.h"
@@ -33,26 +43,13 @@ TCDM_BSS static matmul_args_t args;
 static float ref[MM_M * MM_N];
 static float mag[MM_M * MM_N];
 
-/* xorshift32: deterministic, and every float gets a random sign and a full random 23-bit mantissa in
- * [0.25, 1), so no product or sum is exact by accident. */
-static uint32_t rng_state = 0x2545f491u;
-static float next_float(void) {
-    const uint32_t x = xorshift32(&rng_state);
-    const uint32_t bits = (x & 0x80000000u) | ((125u + ((x >> 23) & 1u)) << 23) | (x & 0x007fffffu);
-    float f;
-    memcpy(&f, &bits, sizeof f);
-    return f;
-}
-
 static void run_variant(void* arg) {
     ((const matmul_variant_t*)arg)->fn(&args);
 }
 
 int main(void) {
-    for (unsigned i = 0; i < MM_M * MM_K; ++i)
-        a[i] = next_float();
-    for (unsigned i = 0; i < MM_K * MM_N; ++i)
-        b[i] = next_float();
+    memcpy(a, golden_mm_a, sizeof a);
+    memcpy(b, golden_mm_b, sizeof b);
     for (unsigned i = 0; i < MM_M; ++i)
         for (unsigned j = 0; j < MM_N; ++j) {
             float acc = 0.0f;
@@ -90,6 +87,10 @@ int main(void) {
                    (unsigned long)float_bits(c[bad]), (unsigned long)float_bits(ref[bad]));
             failed = 1;
         }
+        /* the golden record under the kernel's name, so that its line says which kernel it checked */
+        golden_t golden = golden_mm;
+        golden.name = var->name;
+        if (golden_check(&golden, c)) failed = 1;
     }
     printf("matmul family %dx%dx%d on %u cores: %s\n", MM_M, MM_N, MM_K, num_cores(), failed ? "FAIL" : "OK");
     return failed;

@@ -1,13 +1,16 @@
 /*
  * One training step of a Linear layer (batch 1) with the tensors in L2, tiled through the TCDM on every
  * core (train_layers.h): FW, WG and IG, each in a perf region (lin_fw, lin_wg, lin_ig) declaring its MACs,
- * then checked bit for bit against plain loops run by core 0 on the L2 tensors. A second FW and WG that
- * accumulate into out and d_w (outside the regions) check the accumulate paths of tiled_matmul.
+ * then checked by core 0 on the L2 tensors: bit for bit against plain loops, and within each step's
+ * tolerance against PyTorch, whose inputs it runs on (golden_data.h, written at build time by
+ * kernels/golden/suite_tiled.py). A second FW and WG that accumulate into out and d_w (outside the
+ * regions) check the accumulate paths of tiled_matmul against plain loops.
  * Shape: -DLIN_IN, -DLIN_OUT; -DL1_LIMIT=bytes caps the TCDM the tiles may use.
  */
 #include <stdio.h>
 
 #include "cluster.h"
+#include "golden_data.h"
 #include "runtime.h"
 #include "tiled_common.h"
 #include "train_layers.h"
@@ -27,9 +30,9 @@ int main(void) {
 #ifdef L1_LIMIT
     tiled_matmul_set_l1_limit(L1_LIMIT);
 #endif
-    fill_random(in, LIN_IN, 11);
-    fill_random(w, LIN_OUT * LIN_IN, 12);
-    fill_random(d_out, LIN_OUT, 13);
+    memcpy(in, golden_lin_in, sizeof in);
+    memcpy(w, golden_lin_w, sizeof w);
+    memcpy(d_out, golden_lin_d_out, sizeof d_out);
     /* static: main's frame stays small on core 0's 1 KiB stack, which the library also uses */
     static const linear_t layer = {.in_features = LIN_IN,
                                    .out_features = LIN_OUT,
@@ -64,6 +67,9 @@ int main(void) {
     bad |= first_mismatch("lin_wg d_w", d_w, expected, LIN_OUT * LIN_IN) >= 0;
     reference_matmul(expected, w, 1, LIN_IN, d_out, 1, 1, LIN_IN, 1, LIN_OUT); /* W^T dOut */
     bad |= first_mismatch("lin_ig d_in", d_in, expected, LIN_IN) >= 0;
+    bad |= golden_check(&golden_lin_fw, out);
+    bad |= golden_check(&golden_lin_wg, d_w);
+    bad |= golden_check(&golden_lin_ig, d_in);
 
     /* The accumulate paths of tiled_matmul, outside the regions: out += W in (K tiled when W needs several
      * tiles) and d_w += d_out (outer) in (K = 1); every element continues from its previous value. */

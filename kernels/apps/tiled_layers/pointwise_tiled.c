@@ -1,12 +1,15 @@
 /*
  * One training step of a PointWise (1x1) convolution with the tensors in L2, tiled through the TCDM on
  * every core (train_layers.h): FW, WG and IG, each in a perf region (pw_fw, pw_wg, pw_ig) declaring its
- * MACs, then checked bit for bit against plain loops run by core 0 on the L2 tensors.
+ * MACs, then checked by core 0 on the L2 tensors: bit for bit against plain loops, and within each step's
+ * tolerance against PyTorch, whose inputs it runs on (golden_data.h, written at build time by
+ * kernels/golden/suite_tiled.py).
  * Shape: -DPW_H, -DPW_W (pixels), -DPW_CIN, -DPW_COUT; -DL1_LIMIT=bytes caps the TCDM the tiles may use.
  */
 #include <stdio.h>
 
 #include "cluster.h"
+#include "golden_data.h"
 #include "runtime.h"
 #include "tiled_common.h"
 #include "train_layers.h"
@@ -35,9 +38,9 @@ int main(void) {
 #ifdef L1_LIMIT
     tiled_matmul_set_l1_limit(L1_LIMIT);
 #endif
-    fill_random(in, PW_CIN * HW, 1);
-    fill_random(w, PW_COUT * PW_CIN, 2);
-    fill_random(d_out, PW_COUT * HW, 3);
+    memcpy(in, golden_pw_in, sizeof in);
+    memcpy(w, golden_pw_w, sizeof w);
+    memcpy(d_out, golden_pw_d_out, sizeof d_out);
     /* static: main's frame stays small on core 0's 1 KiB stack, which the library also uses */
     static const pointwise_t layer = {.cin = PW_CIN,
                                       .cout = PW_COUT,
@@ -66,7 +69,8 @@ int main(void) {
     print_plan("pw_wg", &wg);
     print_plan("pw_ig", &ig);
 
-    const int bad = check_pointwise(&layer, expected);
+    int bad = check_pointwise(&layer, expected);
+    bad |= golden_pointwise(&layer, &golden_pw_fw, &golden_pw_wg, &golden_pw_ig);
 
     printf("pointwise_tiled %ux%ux%u->%u on %u cores: %s\n", PW_H, PW_W, PW_CIN, PW_COUT, cores,
            bad ? "FAIL" : "OK");

@@ -3,8 +3,10 @@
  * convolution (FW, then WG, then IG) with its tensors in L2, tiled through whatever TCDM the platform has
  * (l1_free_bytes(), so tcdm.size can be swept), in one perf region "pw_train" declaring the step's MACs.
  * Default shape 8x8 pixels, 256 -> 256 channels: 12.6 M MACs, 768 KiB of tensors (W and dW alone fill
- * 512 KiB), so it runs with --set l2.size=1MiB. -DCHECK adds the bit-exact check against plain loops on
- * core 0 (slow for the default shape). Shape: -DPW_H, -DPW_W, -DPW_CIN, -DPW_COUT.
+ * 512 KiB), so it runs with --set l2.size=1MiB. -DCHECK runs on PyTorch's inputs instead of seeded ones
+ * and adds the checks on core 0: bit for bit against plain loops (slow for the default shape) and within
+ * each step's tolerance against PyTorch (golden_data.h, from kernels/golden/suite_tiled.py).
+ * Shape: -DPW_H, -DPW_W, -DPW_CIN, -DPW_COUT.
  */
 #include <stdio.h>
 
@@ -12,6 +14,9 @@
 #include "runtime.h"
 #include "tiled_common.h"
 #include "train_layers.h"
+#ifdef CHECK
+#include "golden_data.h"
+#endif
 
 #ifndef PW_H
 #define PW_H 8
@@ -37,9 +42,15 @@ static float expected[PW_MAX2(PW_MAX2(PW_CIN * HW, PW_COUT* PW_CIN), PW_COUT* HW
 #endif
 
 int main(void) {
+#ifdef CHECK
+    memcpy(in, golden_pw_in, sizeof in);
+    memcpy(w, golden_pw_w, sizeof w);
+    memcpy(d_out, golden_pw_d_out, sizeof d_out);
+#else
     fill_random(in, PW_CIN * HW, 1);
     fill_random(w, PW_COUT * PW_CIN, 2);
     fill_random(d_out, PW_COUT * HW, 3);
+#endif
     /* static: main's frame stays small on core 0's 1 KiB stack, which the library also uses */
     static const pointwise_t layer = {.cin = PW_CIN,
                                       .cout = PW_COUT,
@@ -68,6 +79,7 @@ int main(void) {
     const char* verdict = "done (not checked)";
 #ifdef CHECK
     bad = check_pointwise(&layer, expected);
+    bad |= golden_pointwise(&layer, &golden_pw_fw, &golden_pw_wg, &golden_pw_ig);
     verdict = bad ? "FAIL" : "OK";
 #endif
     printf("pointwise_train_tiled %ux%ux%u->%u on %u cores, %lu KiB TCDM: %s\n", PW_H, PW_W, PW_CIN, PW_COUT,

@@ -1,4 +1,5 @@
-/* What the tiled-layer programs share: seeded inputs and the plan line (checks: kernel_check.h). */
+/* What the tiled-layer programs share: seeded inputs for the unchecked sweeps, the plain-loop and PyTorch
+ * checks of the PointWise steps (kernel_check.h), and the plan line. */
 #ifndef TILED_COMMON_H
 #define TILED_COMMON_H
 
@@ -42,6 +43,16 @@ static inline int check_pointwise(const pointwise_t* l, float* scratch) {
     bad |= first_mismatch("pw_wg d_w", l->d_w, scratch, co * ci) >= 0;
     reference_matmul(scratch, l->w, 1, ci, l->d_out, hw, 1, ci, hw, co); /* W^T dOut */
     bad |= first_mismatch("pw_ig d_in", l->d_in, scratch, ci * hw) >= 0;
+    return bad;
+}
+
+/* Checks the three PointWise outputs within their tolerances of PyTorch's (golden_data.h); 1 if one is
+ * outside, which it prints. */
+static inline int golden_pointwise(const pointwise_t* l, const golden_t* fw, const golden_t* wg,
+                                   const golden_t* ig) {
+    int bad = golden_check(fw, l->out);
+    bad |= golden_check(wg, l->d_w);
+    bad |= golden_check(ig, l->d_in);
     return bad;
 }
 
