@@ -7,6 +7,12 @@
 # the program's shape DEFINES: the header refuses to compile with other values. PERTURB moves one expected
 # value off, for the test that a mismatch fails the program.
 #
+#   pulpsim_add_golden_program(NAME <program> SUITE <suite> SHAPE NAME=VALUE... [PERTURB <step>]
+#                              <more pulpsim_add_riscv_program arguments>)
+#
+# does both for a cluster program: SHAPE goes to the golden data and to the program's DEFINES, the header's
+# folder to its INCLUDES (after kernels/lib).
+#
 # The Python interpreter must import torch (Debian's python3-torch, installed by scripts/install-deps.sh).
 # A Python3_EXECUTABLE from a virtualenv or pyenv may not see it, so /usr/bin/python3 is tried next;
 # -DPULPSIM_TORCH_PYTHON=<path> picks one.
@@ -46,4 +52,17 @@ function(pulpsim_golden_header out_var)
     COMMENT "PyTorch golden data for ${ARG_NAME}"
     VERBATIM)
   set(${out_var} ${header} PARENT_SCOPE)
+endfunction()
+
+function(pulpsim_add_golden_program)
+  cmake_parse_arguments(PARSE_ARGV 0 ARG "" "NAME;SUITE;PERTURB" "SHAPE;SOURCES;DEFINES;INCLUDES")
+  set(perturb)
+  if(ARG_PERTURB)
+    set(perturb PERTURB ${ARG_PERTURB})
+  endif()
+  pulpsim_golden_header(golden NAME ${ARG_NAME} SUITE ${ARG_SUITE} PARAMS ${ARG_SHAPE} ${perturb})
+  cmake_path(GET golden PARENT_PATH golden_dir)
+  pulpsim_add_riscv_program(NAME ${ARG_NAME} RUNTIME cluster SOURCES ${ARG_SOURCES}
+                            INCLUDES ${PULPSIM_GOLDEN_DIR}/../lib ${golden_dir} ${ARG_INCLUDES}
+                            DEFINES ${ARG_SHAPE} ${ARG_DEFINES} DEPENDS ${golden} ${ARG_UNPARSED_ARGUMENTS})
 endfunction()
