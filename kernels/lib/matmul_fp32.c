@@ -161,6 +161,28 @@ INLINE void rect(const matmul_args_t* t, unsigned i0, unsigned i1, unsigned j0, 
     const float* B = t->b;
     float* C = t->c;
     const unsigned n = t->n, k = t->k;
+    if (U == 1 && V == 1 && KU == 1 && k == 1) {
+        /* As PULP-TrainLib's naive kernels: K = 1 (a Linear layer's weight gradient, an outer product) is
+         * one product per output, without a k loop to set up for each: a row of C on hardware loop 0, 5
+         * instructions per output. fmadd.s with +0 keeps the plain loop's bits (a -0 product becomes +0). */
+        if (j1 <= j0) return;
+        const float zero = 0.0f;
+        for (unsigned i = i0; i < i1; ++i) {
+            const float a = A[i];
+            const float* pb = B + j0;
+            float* pc = C + i * n + j0;
+            float x, r;
+            __asm__ volatile(HWLOOP_BEGIN(0, "%[cnt]", 1) "flw %[x], 0(%[pb])\n\t"
+                                                          "addi %[pb], %[pb], 4\n\t"
+                                                          "fmadd.s %[r], %[a], %[x], %[z]\n\t"
+                                                          "addi %[pc], %[pc], 4\n\t"
+                                                          "fsw %[r], -4(%[pc])\n\t" HWLOOP_END(1)
+                             : [pb] "+r"(pb), [pc] "+r"(pc), [x] "=&f"(x), [r] "=&f"(r)
+                             : [cnt] "r"(j1 - j0), [a] "f"(a), [z] "f"(zero)
+                             : "memory");
+        }
+        return;
+    }
     if (KU == 2) {
         for (unsigned i = i0; i < i1; ++i)
             for (unsigned j = j0; j < j1; ++j)

@@ -36,6 +36,9 @@
  * R addi + 1 add for the pointers and R x V fmadd.s (mm: 5 instructions per MAC, ~0.19 MAC/cycle on one
  * core at 64x64x64; mm_unroll_4x4: 29 per 16 MACs, ~0.53). The programs therefore need the CORE-V
  * hardware loops (not qemu); the arithmetic is unchanged, so the results are the same bits as before.
+ * As in PULP-TrainLib, the naive mm and mm_M treat K = 1 (a Linear layer's weight gradient) as an outer
+ * product: a hardware loop over a row of C, 5 instructions per output (flw, fmadd.s with +0, fsw and two
+ * pointer adds) instead of a one-trip k loop set up for every output.
  */
 #ifndef PULPSIM_MATMUL_FP32_H
 #define PULPSIM_MATMUL_FP32_H
