@@ -53,7 +53,7 @@ static inline void region_end(void) {
  * Guard zones: any load or store touching [addr, addr + bytes) stops the run with an error that names the
  * zone ("load of 4 bytes at 0x... is in the guard zone after B ..."). Leave a gap after (and before) each
  * tensor and guard it to catch a kernel that reads or writes outside its tensors; the simulator copies the
- * name. DMA transfers are not checked.
+ * name. A DMA transfer whose rows touch a zone is refused when pushed.
  */
 static inline void guard_zone(const void* addr, uint32_t bytes, const char* name) {
     pulpsim_ecall(PULPSIM_SYS_GUARD_SET, (long)addr, (long)bytes, (long)name);

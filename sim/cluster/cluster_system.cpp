@@ -101,6 +101,7 @@ ClusterMachine::ClusterMachine(const ElfImage& elf, const PlatformConfig& config
     dt.sleep_latency = config_.event_unit.sleep_latency;
     dt.wake_latency = config_.event_unit.wake_latency;
     dma_unit_ = std::make_unique<DmaUnit>(*dma_, raw, dt);
+    dma_unit_->set_memory_guards(&host_.guards());
     bus_.add_device("dma", kDmaRegistersBase, DmaUnit::kWindowSize, *dma_unit_);
     host_.probe_dma([this](uint64_t cycle) {
         dma_unit_->advance(cycle);

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <stdexcept>
 #include <string_view>
+#include <tuple>
 
 namespace pulpsim {
 
@@ -69,6 +70,23 @@ void DmaUnit::sleep(unsigned core, Waiting what) {
     harts_[core]->sleep_until_woken(StallKind::DmaWait);
 }
 
+template <typename Reject> void DmaUnit::check_guards(const DmaTransfer& t, Reject&& reject) const {
+    const uint64_t l2_step = t.l2_stride ? t.l2_stride : t.bytes;
+    const uint64_t tcdm_step = t.tcdm_stride ? t.tcdm_stride : t.bytes;
+    for (uint32_t r = 0; r < t.rows; ++r) {
+        for (const auto& [side, base, step] :
+             {std::tuple{"L2", t.l2_addr, l2_step}, {"TCDM", t.tcdm_addr, tcdm_step}}) {
+            const uint64_t addr = base + r * step;
+            if (addr > UINT32_MAX) return; // outside memory: the engine rejects it
+            if (const auto* zone = guards_->hit(static_cast<uint32_t>(addr), t.bytes))
+                reject(
+                    fmt::format("row {} ({} [{:#010x}, +{})) touches the guard zone {} [{:#010x}, {:#010x}): "
+                                "the program moves memory outside its tensors",
+                                r, side, addr, t.bytes, zone->what, zone->lo, zone->hi));
+        }
+    }
+}
+
 uint32_t DmaUnit::push(unsigned core, DmaDirection direction) {
     CoreState& c = cores_[core];
     Hart& hart = *harts_[core];
@@ -87,6 +105,7 @@ uint32_t DmaUnit::push(unsigned core, DmaDirection direction) {
         reject(fmt::format("L1_STRIDE {} is negative", static_cast<int32_t>(s.tcdm_stride)));
     DmaTransfer t = s;
     t.direction = direction;
+    if (guards_ && guards_->armed()) check_guards(t, reject);
     std::optional<uint32_t> id;
     try {
         id = dma_.enqueue(core, t, now(core));

@@ -34,6 +34,7 @@
 #include "core/hart.hpp"
 #include "dma/dma_engine.hpp"
 #include "memory/address_map.hpp"
+#include "memory/memory_guards.hpp"
 
 namespace pulpsim {
 
@@ -63,8 +64,12 @@ class DmaUnit : public MmioDevice {
     uint64_t next_wake() const { return next_wake_; }
     void deliver_wakes(uint64_t cycle);
     const DmaEngine& engine() const { return dma_; }
+    // A transfer touching a zone of `guards` (on either side) is refused with an error naming it.
+    void set_memory_guards(const MemoryGuards* guards) { guards_ = guards; }
 
   private:
+    // Rejects the transfer through `reject` if a row touches a guard zone.
+    template <typename Reject> void check_guards(const DmaTransfer& t, Reject&& reject) const;
     enum class Waiting { Nothing, Transfer, AllOfCore, QueueSlot };
     struct CoreState {
         DmaTransfer staged;
@@ -88,6 +93,7 @@ class DmaUnit : public MmioDevice {
     DmaUnitTiming timing_;
     std::vector<CoreState> cores_;
     uint64_t next_wake_ = UINT64_MAX;
+    const MemoryGuards* guards_ = nullptr;
 };
 
 } // namespace pulpsim

@@ -1,8 +1,8 @@
 // Guard zones: address ranges a program declares off limits, typically the gaps it leaves around its
 // tensors. A load or store that touches one stops the run with an error naming the zone, so a kernel that
 // reads or writes outside its tensors fails instead of computing with a neighbour's data. Models no
-// hardware (PULP has no memory protection); it is the simulator's bounds checker. DMA transfers are not
-// checked against the zones.
+// hardware (PULP has no memory protection); it is the simulator's bounds checker. The DMA checks a
+// transfer's rows against the zones when a core pushes it.
 #pragma once
 
 #include <cstdint>

@@ -77,6 +77,9 @@ def main():
         ("DMA 2-D transfer with negative rows", ["run", p("dma_negative_rows")], 3, r"ROWS -3 is not a positive row count"),
         ("DMA transfer of 0 bytes", ["run", p("dma_zero_length")], 3, r"LENGTH 0 is not a positive byte count"),
         ("DMA negative stride", ["run", p("dma_negative_stride")], 3, r"L2_STRIDE -16 is negative"),
+        ("DMA transfer into a guard zone", ["run", p("dma_guard_zone")], 3,
+         r"core 0: DMA L2->L1 transfer issued at pc 0x1c[0-9a-f]{6}: row 0 \(L2 \[0x1c[0-9a-f]{6}, \+68\)\) touches "
+         r"the guard zone after the tensor"),
         ("DMA wait for an unknown id", ["run", p("dma_unknown_id")], 3, r"core 0: DMA wait for transfer 77 at pc 0x1c[0-9a-f]{6}: no such transfer"),
     ]
     failed = 0

@@ -2,6 +2,7 @@
  * core, the pc and the offending value. */
 #include "cluster.h"
 #include "dma.h"
+#include "runtime.h"
 
 TCDM_BSS static uint32_t l1_words[16] __attribute__((unused));
 static uint32_t l2_words[16] __attribute__((unused));
@@ -23,6 +24,10 @@ int main(void) {
     dma_wait(dma_copy_in(l1_words, l2_words, 0));
 #elif defined(NEGATIVE_STRIDE)
     dma_wait(dma_copy_in_2d(l1_words, l2_words, 8, 2, (uint32_t)-16, 16));
+#elif defined(GUARD_ZONE)
+    static uint32_t tensor_and_gap[16 + 4];
+    guard_zone(&tensor_and_gap[16], 16, "after the tensor");
+    dma_wait(dma_copy_in(l1_words, tensor_and_gap, 17 * 4)); /* one word too many */
 #elif defined(UNKNOWN_ID)
     reg(DMA_WAIT_ID, 77);
     dma_wait(77);
