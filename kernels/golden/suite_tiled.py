@@ -1,9 +1,10 @@
-"""Golden data of kernels/apps/tiled_layers: the FW / WG / IG steps of a PointWise (1x1) convolution and
-of a Linear layer (kernels/lib/train_layers.h), computed by torch with autograd.
+"""Golden data of kernels/apps/tiled_layers: the FW / WG / IG steps of a PointWise (1x1) convolution, of
+a Linear layer (kernels/lib/train_layers.h) and of a DepthWise 3x3 convolution (depthwise_tiled.h),
+computed by torch with autograd.
 
 A program passes the shape of the layer it runs: PW_H, PW_W, PW_CIN, PW_COUT for the PointWise steps
 (conv2d with a 1x1 kernel on a batch-1 CHW tensor), LIN_IN, LIN_OUT for the Linear ones (F.linear without
-bias, batch 1). The C layouts are torch's, flattened: in [cin][h w] = x (1, cin, h, w), w [cout][cin] =
+bias, batch 1), DW_C, DW_H, DW_W for the DepthWise ones (suite_layers.depthwise_steps). The C layouts are torch's, flattened: in [cin][h w] = x (1, cin, h, w), w [cout][cin] =
 weight (cout, cin, 1, 1), out / d_out [cout][h w]; Linear in [in], w [out][in], out / d_out [out].
 
 Inputs are uniform in (-1, 1) with full mantissas. Tolerances: every step's elements are sums of
@@ -14,6 +15,7 @@ import torch
 import torch.nn.functional as F
 
 from golden import U32, sum_bound, uniform
+from suite_layers import depthwise_steps
 
 
 def pointwise_steps(h, p, generator):
@@ -59,8 +61,10 @@ def generate(h, p):
         steps.append(pointwise_steps)
     if any(name.startswith("LIN_") for name in p):
         steps.append(linear_steps)
+    if any(name.startswith("DW_") for name in p):
+        steps.append(depthwise_steps)
     if not steps:
-        raise KeyError("PW_H, PW_W, PW_CIN, PW_COUT or LIN_IN, LIN_OUT")
+        raise KeyError("PW_H, PW_W, PW_CIN, PW_COUT, LIN_IN, LIN_OUT or DW_C, DW_H, DW_W")
     generator = torch.Generator().manual_seed(0x711ED)
     for step in steps:
         step(h, p, generator)

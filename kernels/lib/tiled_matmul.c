@@ -28,6 +28,11 @@ void tiled_matmul_set_l1_limit(uint32_t bytes) {
     l1_limit = bytes;
 }
 
+uint32_t tiled_l1_budget(void) {
+    const uint32_t free_bytes = l1_free_bytes();
+    return l1_limit && l1_limit < free_bytes ? l1_limit : free_bytes;
+}
+
 void kernel_fail(const char* format, ...) {
     va_list args;
     va_start(args, format);
@@ -385,8 +390,7 @@ tiled_plan_t tiled_matmul(const tiled_matmul_t* mm, unsigned cores) {
         kernel_fail("tiled_matmul: C overlaps A or B");
     const unsigned team = cores == 0 || cores > num_cores() ? num_cores() : cores;
 
-    uint32_t free_bytes = l1_free_bytes();
-    if (l1_limit && l1_limit < free_bytes) free_bytes = l1_limit;
+    const uint32_t free_bytes = tiled_l1_budget();
     measure_dma(l1_free_start(), free_bytes);
     /* In the TCDM, where every core reads it each step, and off core 0's 1 KiB stack. */
     TCDM_BSS static pipeline_ctx_t x;

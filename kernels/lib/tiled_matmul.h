@@ -48,6 +48,8 @@ tiled_plan_t tiled_matmul(const tiled_matmul_t* mm, unsigned cores);
 
 /* Caps the TCDM the tiles may use below l1_free_bytes() (0: no cap), e.g. to force K tiling in a test. */
 void tiled_matmul_set_l1_limit(uint32_t bytes);
+/* The TCDM bytes the tiled steps may use: the free TCDM, capped by tiled_matmul_set_l1_limit(). */
+uint32_t tiled_l1_budget(void);
 
 /* Prints "error: <printf-style message>" on stderr and ends the program with exit status 1. */
 void __attribute__((noreturn, format(printf, 1, 2))) kernel_fail(const char* format, ...);

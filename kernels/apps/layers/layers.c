@@ -22,6 +22,7 @@
 #include "cluster.h"
 #include "conv2d_fp32.h"
 #include "depthwise_fp32.h"
+#include "depthwise_ref.h"
 #include "golden_data.h"
 #include "kernel_check.h"
 #include "runtime.h"
@@ -190,17 +191,6 @@ static void test_conv(void) {
     golden(&golden_conv_ig, x);
 }
 
-/* sum_{i,j} k[i][j] in[y + s (i - 1)][x + s (j - 1)] over the taps inside the plane. */
-static float dw_tap_sum(const float* k, const float* in, int y, int x, int s) {
-    float acc = 0.0f;
-    for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) {
-            const int iy = y + s * (i - 1), ix = x + s * (j - 1);
-            if (iy >= 0 && iy < DW_H && ix >= 0 && ix < DW_W) acc += k[i * 3 + j] * in[iy * DW_W + ix];
-        }
-    return acc;
-}
-
 static void test_dw(void) {
     float* x = pool;
     float* y = x + DW_SIZE;
@@ -217,35 +207,19 @@ static void test_dw(void) {
     dargs = (dw3x3_args_t){
         .c = DW_C, .h = DW_H, .w = DW_W, .x = x, .weight = w, .y = y, .dy = dy, .dw = dw, .dx = dx};
     const uint32_t macs = DW3X3_MACS(DW_C, DW_H, DW_W);
-    const unsigned plane = DW_H * DW_W;
 
     run("dw_fw", macs, dw3x3_fw_fn, &dargs);
-    for (unsigned c = 0; c < DW_C; ++c)
-        for (int p = 0; p < DW_H * DW_W; ++p)
-            ref[c * plane + p] = dw_tap_sum(in_w + 9 * c, in_x + c * plane, p / DW_W, p % DW_W, 1);
+    dw_ref_fw_ig(in_x, in_w, ref, DW_C, DW_H, DW_W, 1);
     check("dw_fw", y, ref, DW_SIZE);
     golden(&golden_dw_fw, y);
 
     run("dw_wg", macs, dw3x3_wg_fn, &dargs);
-    for (unsigned c = 0; c < DW_C; ++c)
-        for (int i = 0; i < 3; ++i)
-            for (int j = 0; j < 3; ++j) {
-                float acc = 0.0f;
-                for (int yy = 0; yy < DW_H; ++yy)
-                    for (int xx = 0; xx < DW_W; ++xx) {
-                        const int iy = yy + i - 1, ix = xx + j - 1;
-                        if (iy >= 0 && iy < DW_H && ix >= 0 && ix < DW_W)
-                            acc += in_dy[c * plane + yy * DW_W + xx] * in_x[c * plane + iy * DW_W + ix];
-                    }
-                ref[c * 9 + i * 3 + j] = acc;
-            }
+    dw_ref_wg(in_x, in_dy, ref, DW_C, DW_H, DW_W);
     check("dw_wg", dw, ref, 9 * DW_C);
     golden(&golden_dw_wg, dw);
 
     run("dw_ig", macs, dw3x3_ig_fn, &dargs);
-    for (unsigned c = 0; c < DW_C; ++c)
-        for (int p = 0; p < DW_H * DW_W; ++p)
-            ref[c * plane + p] = dw_tap_sum(in_w + 9 * c, in_dy + c * plane, p / DW_W, p % DW_W, -1);
+    dw_ref_fw_ig(in_dy, in_w, ref, DW_C, DW_H, DW_W, -1);
     check("dw_ig", dx, ref, DW_SIZE);
     golden(&golden_dw_ig, dx);
 }
