@@ -27,21 +27,7 @@
 #include "runtime.h"
 #include "vm_fp16.h"
 
-#ifndef VM_M
-#define VM_M 128
-#endif
-#ifndef VM_K
-#define VM_K 128
-#endif
-#ifndef MM_M
-#define MM_M 64
-#endif
-#ifndef MM_N
-#define MM_N 64
-#endif
-#ifndef MM_K
-#define MM_K 64
-#endif
+/* VM_M, VM_K, MM_M, MM_N, MM_K: set by CMake; golden_data.h checks that its data was made for them. */
 
 /* The kernels' operands; the vm and matmul phases share the TCDM. */
 TCDM_BSS static union {

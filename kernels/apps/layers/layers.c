@@ -28,23 +28,7 @@
 #include "runtime.h"
 #include "train_ops_fp32.h"
 
-#ifndef CONV_CIN
-#define CONV_CIN 8
-#define CONV_COUT 16
-#define CONV_H 16
-#define CONV_W 16
-#define CONV_K 3
-#define CONV_S 1
-#define CONV_P 1
-#endif
-#ifndef DW_C
-#define DW_C 16
-#define DW_H 16
-#define DW_W 16
-#endif
-#ifndef ACT_N
-#define ACT_N 1024
-#endif
+/* CONV_*, DW_*, ACT_N: set by CMake; golden_data.h checks that its data was made for them. */
 
 #define HO ((CONV_H + 2 * CONV_P - CONV_K) / CONV_S + 1)
 #define WO ((CONV_W + 2 * CONV_P - CONV_K) / CONV_S + 1)

@@ -24,15 +24,7 @@
 #include "matmul_fp32.h"
 #include "runtime.h"
 
-#ifndef MM_M
-#define MM_M 64
-#endif
-#ifndef MM_N
-#define MM_N 64
-#endif
-#ifndef MM_K
-#define MM_K 64
-#endif
+/* MM_M, MM_N, MM_K: set by CMake; golden_data.h checks that its data was made for them. */
 
 TCDM_BSS static float a[MM_M * MM_K];
 TCDM_BSS static float b[MM_K * MM_N];

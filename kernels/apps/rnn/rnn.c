@@ -27,15 +27,7 @@
 #include "rnn_fp32.h"
 #include "runtime.h"
 
-#ifndef RNN_T
-#define RNN_T 50
-#endif
-#ifndef RNN_X
-#define RNN_X 50
-#endif
-#ifndef RNN_H
-#define RNN_H 50
-#endif
+/* RNN_T, RNN_X, RNN_H: set by CMake; golden_data.h checks that its data was made for them. */
 #define T RNN_T
 #define X RNN_X
 #define H RNN_H
@@ -145,6 +137,28 @@ static void run_forward(const char* name, unsigned act, const golden_t* want) {
     golden(want, h);
 }
 
+/* The tanh variants in place on g: one core, one core, the team. */
+static void run_tanh_libm(void) {
+    tanh_libm_vec(g, T * H);
+}
+static void run_tanh_fast(void) {
+    tanh_fast_vec(g, T * H);
+}
+static void run_tanh_fast_par(void) {
+    targs = (tanh_args_t){.v = g, .n = T * H};
+    team_fork(num_cores(), tanh_fast_parallel_fn, &targs);
+}
+
+/* One variant in its region on the test vector, checked against ref_g and PyTorch. */
+static void run_tanh(const char* name, void (*variant)(void), const golden_t* want) {
+    memcpy(g, tanh_in, sizeof g);
+    region_begin(name, 0);
+    variant();
+    region_end();
+    check(name, g, ref_g, T * H);
+    golden(want, g);
+}
+
 int main(void) {
     /* PyTorch's inputs; h[0] starts both the kernel's states and the reference's. */
     memcpy(x, golden_rnn_x, sizeof x);
@@ -191,31 +205,15 @@ int main(void) {
     golden(&golden_rnn_bw_db, db);
     golden(&golden_rnn_bw_dx, dx);
 
-    /* The tanh variants on the same T x H values each. */
+    /* The tanh variants on the same T x H values each; tanh_fast_par must match tanh_fast's bits. */
     memcpy(tanh_in, golden_tanh_x, sizeof tanh_in);
-    memcpy(g, tanh_in, sizeof g);
-    region_begin("tanh_libm", 0);
-    tanh_libm_vec(g, T * H);
-    region_end();
     for (unsigned i = 0; i < T * H; ++i)
         ref_g[i] = tanhf(tanh_in[i]);
-    check("tanh_libm", g, ref_g, T * H);
-    golden(&golden_tanh_libm, g);
-    memcpy(g, tanh_in, sizeof g);
-    region_begin("tanh_fast", 0);
-    tanh_fast_vec(g, T * H);
-    region_end();
+    run_tanh("tanh_libm", run_tanh_libm, &golden_tanh_libm);
     for (unsigned i = 0; i < T * H; ++i)
         ref_g[i] = tanh_fast(tanh_in[i]);
-    check("tanh_fast", g, ref_g, T * H);
-    golden(&golden_tanh_fast, g);
-    memcpy(g, tanh_in, sizeof g);
-    targs = (tanh_args_t){.v = g, .n = T * H};
-    region_begin("tanh_fast_par", 0);
-    team_fork(num_cores(), tanh_fast_parallel_fn, &targs);
-    region_end();
-    check("tanh_fast_par", g, ref_g, T * H);
-    golden(&golden_tanh_fast_par, g);
+    run_tanh("tanh_fast", run_tanh_fast, &golden_tanh_fast);
+    run_tanh("tanh_fast_par", run_tanh_fast_par, &golden_tanh_fast_par);
 
     float max_err = 0.0f, at = 0.0f;
     for (int i = -10 * 4096; i <= 10 * 4096; ++i) {

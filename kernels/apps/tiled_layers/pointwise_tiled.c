@@ -14,18 +14,7 @@
 #include "tiled_common.h"
 #include "train_layers.h"
 
-#ifndef PW_H
-#define PW_H 8
-#endif
-#ifndef PW_W
-#define PW_W 8
-#endif
-#ifndef PW_CIN
-#define PW_CIN 128
-#endif
-#ifndef PW_COUT
-#define PW_COUT 64
-#endif
+/* PW_H, PW_W, PW_CIN, PW_COUT: set by CMake; golden_data.h checks that its data was made for them. */
 #define HW (PW_H * PW_W)
 
 static float in[PW_CIN * HW], w[PW_COUT * PW_CIN], out[PW_COUT * HW];
@@ -53,18 +42,10 @@ int main(void) {
                                       .d_in = d_in};
     const unsigned cores = num_cores(), macs = PW_COUT * PW_CIN * HW;
 
-    region_begin("pw_fw", macs);
-    static tiled_plan_t fw;
-    fw = pointwise_fw(&layer, cores);
-    region_end();
-    region_begin("pw_wg", macs);
-    static tiled_plan_t wg;
-    wg = pointwise_wg(&layer, cores);
-    region_end();
-    region_begin("pw_ig", macs);
-    static tiled_plan_t ig;
-    ig = pointwise_ig(&layer, cores);
-    region_end();
+    static tiled_plan_t fw, wg, ig;
+    fw = TIMED_STEP("pw_fw", macs, pointwise_fw(&layer, cores));
+    wg = TIMED_STEP("pw_wg", macs, pointwise_wg(&layer, cores));
+    ig = TIMED_STEP("pw_ig", macs, pointwise_ig(&layer, cores));
     print_plan("pw_fw", &fw);
     print_plan("pw_wg", &wg);
     print_plan("pw_ig", &ig);

@@ -56,6 +56,15 @@ static inline int golden_pointwise(const pointwise_t* l, const golden_t* fw, con
     return bad;
 }
 
+/* Runs `step_call` (a tiled step returning its tiled_plan_t) in perf region `region` declaring `macs`. */
+#define TIMED_STEP(region, macs, step_call)                                                                  \
+    ({                                                                                                       \
+        region_begin(region, macs);                                                                          \
+        const tiled_plan_t plan_ = (step_call);                                                              \
+        region_end();                                                                                        \
+        plan_;                                                                                               \
+    })
+
 static inline void print_plan(const char* region, const tiled_plan_t* p) {
     printf("  %s: tiles %ux%ux%u (M x N x K), %u x %u x %u = %u steps, %lu B per buffer set of %lu B free\n",
            region, p->tm, p->tn, p->tk, p->m_tiles, p->n_tiles, p->k_tiles, p->steps,
