@@ -1,0 +1,271 @@
+#!/usr/bin/env python3
+"""Draws a sweep's plots from the results database (called by `pulpsim sweep`; runs on its own too).
+
+The plots come from the `plots:` list of the sweep file, which `pulpsim sweep` hands over as JSON
+(--plots), and their numbers only from the database's `results` view: a finished or half-finished sweep
+can be plotted again at any time without simulating. Each plot is written as PNG and SVG.
+
+  line     y (a metric) against x, one line per `series` value, one panel per `facets` value;
+           hollow markers are DMA-bound points
+  heatmap  `value` over x and y, one panel per `facets` value, each cell annotated
+  bars     `value` per x, grouped by `series`; with `baseline`, the speed-up over the baseline point
+           (higher is better: cycles are divided into the baseline's, MAC/cycle divided by it)
+"""
+import argparse
+import json
+import math
+import os
+import sqlite3
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+HIGHER_IS_BETTER = {"mac_per_cycle", "fpu_utilisation", "dma_overlap", "dma_utilisation",
+                    "dma_bandwidth_utilisation"}
+LABELS = {"mac_per_cycle": "MAC/cycle", "cycles": "cycles", "cluster.cores": "cores",
+          "tcdm.size": "L1 (TCDM) size", "dma.bandwidth_bits": "DMA bandwidth (bit/cycle)"}
+
+
+def column(key):
+    return key if key == "program" else key.replace(".", "_")
+
+
+def label(key):
+    return LABELS.get(key, key)
+
+
+def value_text(key, v):
+    if isinstance(v, int) and key.endswith("size"):
+        for unit, scale in (("MiB", 1 << 20), ("KiB", 1 << 10)):
+            if v % scale == 0:
+                return f"{v // scale} {unit}"
+    if key == "program":
+        return os.path.splitext(os.path.basename(str(v)))[0]
+    return str(v)
+
+
+def load(db, sweep, region):
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    con.row_factory = sqlite3.Row
+    rows = [dict(r) for r in con.execute(
+        "SELECT * FROM results WHERE sweep = ? AND status = 'ok' AND region = ? ORDER BY ordinal",
+        (sweep, region))]
+    con.close()
+    return rows
+
+
+def first_region(db, sweep):
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    row = con.execute("SELECT region FROM results WHERE sweep = ? AND region IS NOT NULL ORDER BY ordinal, rowid"
+                      " LIMIT 1", (sweep,)).fetchone()
+    con.close()
+    return row[0] if row else None
+
+
+def distinct(rows, key):
+    seen = []
+    for r in rows:
+        v = r[column(key)]
+        if v not in seen:
+            seen.append(v)
+    try:
+        return sorted(seen)
+    except TypeError:
+        return seen
+
+
+def facet_groups(rows, facets):
+    groups = {}
+    for r in rows:
+        groups.setdefault(tuple(r[column(k)] for k in facets), []).append(r)
+    return sorted(groups.items(), key=lambda kv: kv[0])
+
+
+def facet_title(facets, values):
+    return ", ".join(f"{label(k)} = {value_text(k, v)}" for k, v in zip(facets, values))
+
+
+def panels(n):
+    cols = min(n, 4)
+    rows = math.ceil(n / cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols, 3.6 * rows), squeeze=False, sharey=True)
+    flat = [a for row in axes for a in row]
+    for extra in flat[n:]:
+        extra.set_visible(False)
+    return fig, flat[:n]
+
+
+def numeric(values):
+    return all(isinstance(v, (int, float)) for v in values)
+
+
+def draw_line(plot, rows):
+    x, y, series, facets = plot["x"], plot["value"], plot.get("series", ""), plot.get("facets", [])
+    groups = facet_groups(rows, facets)
+    fig, axes = panels(len(groups))
+    xs_all = distinct(rows, x)
+    log2 = numeric(xs_all) and min(xs_all) > 0 and max(xs_all) / min(xs_all) >= 4
+    for ax, (fvals, grows) in zip(axes, groups):
+        for s in (distinct(grows, series) if series else [None]):
+            pts = [r for r in grows if not series or r[column(series)] == s]
+            pts.sort(key=lambda r: r[column(x)])
+            xs = [r[column(x)] for r in pts]
+            ys = [r[y] for r in pts]
+            line, = ax.plot(xs if numeric(xs) else [value_text(x, v) for v in xs], ys, marker="o",
+                            label=value_text(series, s) if series else None)
+            bound = [(a, b) for a, b, r in zip(xs, ys, pts) if r.get("dma_verdict") == "dma-bound"]
+            if bound and numeric(xs):
+                ax.plot([a for a, _ in bound], [b for _, b in bound], linestyle="none", marker="o",
+                        markersize=9, markerfacecolor="white", markeredgecolor=line.get_color())
+        if log2:
+            ax.set_xscale("log", base=2)
+            ax.set_xticks(xs_all)
+            ax.set_xticklabels([value_text(x, v) for v in xs_all])
+        ax.set_xlabel(label(x))
+        ax.grid(True, alpha=0.3)
+        if facets:
+            ax.set_title(facet_title(facets, fvals), fontsize=10)
+    axes[0].set_ylabel(label(y))
+    if series:
+        axes[0].legend(title=label(series), fontsize=8)
+    return fig
+
+
+def draw_heatmap(plot, rows):
+    x, y, v, facets = plot["x"], plot["y"], plot["value"], plot.get("facets", [])
+    groups = facet_groups(rows, facets)
+    fig, axes = panels(len(groups))
+    xs, ys = distinct(rows, x), distinct(rows, y)
+    values = [r[v] for r in rows if isinstance(r[v], (int, float))]
+    vmin, vmax = (min(values), max(values)) if values else (0, 1)
+    image = None
+    for ax, (fvals, grows) in zip(axes, groups):
+        grid = [[float("nan")] * len(xs) for _ in ys]
+        for r in grows:
+            grid[ys.index(r[column(y)])][xs.index(r[column(x)])] = r[v]
+        image = ax.imshow(grid, origin="lower", aspect="auto", cmap="viridis", vmin=vmin, vmax=vmax)
+        for i, row in enumerate(grid):
+            for j, cell in enumerate(row):
+                if not math.isnan(cell):
+                    ax.text(j, i, f"{cell:.3g}", ha="center", va="center", fontsize=7,
+                            color="white" if cell < (vmin + vmax) / 2 else "black")
+        ax.set_xticks(range(len(xs)))
+        ax.set_xticklabels([value_text(x, a) for a in xs], rotation=45 if len(xs) > 6 else 0)
+        ax.set_yticks(range(len(ys)))
+        ax.set_yticklabels([value_text(y, a) for a in ys])
+        ax.set_xlabel(label(x))
+        if facets:
+            ax.set_title(facet_title(facets, fvals), fontsize=10)
+    axes[0].set_ylabel(label(y))
+    if image is not None:
+        fig.colorbar(image, ax=axes, label=label(v))
+    return fig
+
+
+def matches(r, assignment):
+    for key, want in assignment.items():
+        have = r[column(key)]
+        if str(have) != str(want) and value_text(key, have) != str(want):
+            size = parse_size(str(want))
+            if size is None or have != size:
+                return False
+    return True
+
+
+def parse_size(text):
+    scale = 1
+    for suffix, factor in (("KiB", 1 << 10), ("MiB", 1 << 20), ("GiB", 1 << 30)):
+        if text.endswith(suffix):
+            text, scale = text[: -len(suffix)].strip(), factor
+    try:
+        return int(text, 0) * scale
+    except ValueError:
+        return None
+
+
+def draw_bars(plot, rows):
+    x, v, series, facets = plot["x"], plot["value"], plot.get("series", ""), plot.get("facets", [])
+    baseline = plot.get("baseline", {})
+    groups = facet_groups(rows, facets)
+    fig, axes = panels(len(groups))
+    axis_keys = plot["axis_keys"]
+    for ax, (fvals, grows) in zip(axes, groups):
+        xs = distinct(grows, x)
+        ss = distinct(grows, series) if series else [None]
+        width = 0.8 / len(ss)
+        for k, s in enumerate(ss):
+            heights = []
+            for xv in xs:
+                pts = [r for r in grows if r[column(x)] == xv and (not series or r[column(series)] == s)]
+                if not pts:
+                    heights.append(0)
+                    continue
+                val = pts[0][v]
+                if baseline:
+                    ref = [r for r in rows if matches(r, baseline) and all(
+                        r[column(key)] == pts[0][column(key)] for key in axis_keys if key not in baseline)]
+                    base = ref[0][v] if ref else None
+                    val = (val / base if v in HIGHER_IS_BETTER else base / val) if base and val else 0
+                heights.append(val)
+            pos = [i + (k - (len(ss) - 1) / 2) * width for i in range(len(xs))]
+            ax.bar(pos, heights, width, label=value_text(series, s) if series else None)
+        ax.set_xticks(range(len(xs)))
+        ax.set_xticklabels([value_text(x, a) for a in xs], rotation=30 if len(xs) > 4 else 0, ha="right"
+                           if len(xs) > 4 else "center", fontsize=8)
+        ax.set_xlabel(label(x))
+        ax.grid(True, axis="y", alpha=0.3)
+        if facets:
+            ax.set_title(facet_title(facets, fvals), fontsize=10)
+    if baseline:
+        ref = ", ".join(f"{label(k)} = {w}" for k, w in baseline.items())
+        axes[0].set_ylabel(f"speed-up over {ref}" if len(ref) < 40 else "speed-up")
+        for ax in axes:
+            ax.axhline(1.0, color="gray", linewidth=0.8)
+    else:
+        axes[0].set_ylabel(label(v))
+    if series:
+        axes[0].legend(title=label(series), fontsize=8)
+    return fig
+
+
+def save(fig, path_base):
+    for ext in ("png", "svg"):
+        final = f"{path_base}.{ext}"
+        tmp = f"{path_base}.tmp.{ext}"
+        fig.savefig(tmp, dpi=130, bbox_inches="tight")
+        os.replace(tmp, final)
+        print(final)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--db", required=True)
+    ap.add_argument("--sweep", required=True)
+    ap.add_argument("--plots", required=True, help="the sweep's plots as JSON (pulpsim sweep passes it)")
+    ap.add_argument("--out", required=True)
+    args = ap.parse_args()
+    spec = json.loads(args.plots)
+    if not os.path.exists(args.db):
+        sys.exit(f"plot_sweep: {args.db}: no such database")
+    os.makedirs(args.out, exist_ok=True)
+    draw = {"line": draw_line, "heatmap": draw_heatmap, "bars": draw_bars}
+    for plot in spec["plots"]:
+        plot["axis_keys"] = spec["axes"]
+        region = plot.get("region") or (spec["regions"][0] if spec["regions"] else first_region(args.db, args.sweep))
+        rows = load(args.db, args.sweep, region) if region else []
+        if not rows:
+            print(f"plot_sweep: {plot['file']}: no stored results for region {region!r} yet", file=sys.stderr)
+            continue
+        fig = draw[plot["kind"]](plot, rows)
+        title = plot.get("title") or f"{args.sweep}: {label(plot['value'])} of {region}"
+        fig.suptitle(title, fontsize=11, y=1.03)
+        save(fig, os.path.join(args.out, plot["file"]))
+        plt.close(fig)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,139 @@
+// pulpsim run: one program on one platform, and its report.
+#include <boost/program_options.hpp>
+#include <cstdio>
+#include <fmt/format.h>
+#include <iostream>
+#include <memory>
+#include <spdlog/spdlog.h>
+#include <systemc>
+#include <unistd.h>
+
+#include "cli/cli_common.hpp"
+#include "cluster/bare_system.hpp"
+#include "cluster/cluster_system.hpp"
+#include "cluster/platform_config.hpp"
+#include "cluster/report.hpp"
+#include "memory/elf_image.hpp"
+
+namespace po = boost::program_options;
+
+namespace pulpsim::cli {
+
+int command_run(const std::vector<std::string>& args) {
+    po::options_description desc(
+        "usage: pulpsim run [--platform FILE | --bare] [options] PROGRAM.elf\n\n"
+        "Runs PROGRAM.elf on a cluster platform (default: pulp-open, 8 cores) or, with\n"
+        "--bare, on one core with flat memory.\n\noptions");
+    std::string platform_file;
+    std::vector<std::string> sets;
+    std::string max_cycles = "10000000000", quantum, console, exit_addr, json_path, csv_path;
+    std::string log_level = "warn";
+    desc.add_options()("help,h", "show this help")(
+        "platform", po::value(&platform_file)->value_name("FILE"),
+        "platform YAML (configs/platforms/pulp-open.yaml, vega.yaml); default: pulp-open")(
+        "bare", "bare mode: one core, flat memory holding the ELF's segments and a stack")(
+        "max-cycles", po::value(&max_cycles)->value_name("N"),
+        "stop with an error after N cycles (default 1e10)")(
+        "report-json", po::value(&json_path)->value_name("FILE"), "write the report as JSON to FILE")(
+        "report-csv", po::value(&csv_path)->value_name("FILE"),
+        "write the report as CSV to FILE")("console-addr", po::value(&console)->value_name("ADDR"),
+                                           "memory-mapped console: a store to ADDR prints its low byte")(
+        "exit-addr", po::value(&exit_addr)->value_name("ADDR"),
+        "memory-mapped exit: a store to ADDR ends the run")(
+        "set", po::value(&sets)->value_name("KEY=VALUE")->composing(),
+        "override a setting (repeatable): core.fpu_addmul_latency, core.fpu_other_latency, "
+        "core.fdiv_latency, "
+        "core.fdiv_exact_latency")("quantum", po::value(&quantum)->value_name("N"),
+                                   "cycles between SystemC synchronisations (default 100000)")(
+        "quiet,q", "do not print the report table")("progress",
+                                                    "print progress to stderr even when not a terminal")(
+        "log-level", po::value(&log_level)->value_name("LEVEL"),
+        "trace, debug, info, warn (default), error, off");
+    po::options_description hidden;
+    std::string program;
+    hidden.add_options()("program", po::value(&program));
+    po::options_description all;
+    all.add(desc).add(hidden);
+    po::positional_options_description pos;
+    pos.add("program", 1);
+
+    po::variables_map vm;
+    try {
+        po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
+        po::notify(vm);
+    } catch (const po::error& e) {
+        throw UsageError(fmt::format("run: {}", e.what()));
+    }
+    if (vm.count("help")) {
+        std::cout << desc
+                  << "\nexit status: the program's exit code; 2 bad input; 3 simulation error (illegal\n"
+                     "instruction, access outside memory, ...); 4 --max-cycles reached.\n";
+        return 0;
+    }
+    const auto level = spdlog::level::from_str(log_level);
+    if (level == spdlog::level::off && log_level != "off")
+        throw UsageError(fmt::format("--log-level: unknown level '{}'", log_level));
+    spdlog::set_level(level);
+    if (program.empty()) throw UsageError("run: no program given (usage: pulpsim run [--bare] PROGRAM.elf)");
+    const bool bare = vm.count("bare") > 0;
+    if (bare && !platform_file.empty()) throw UsageError("run: --bare and --platform exclude each other");
+    if (!bare && (!console.empty() || !exit_addr.empty()))
+        throw UsageError("run: --console-addr and --exit-addr belong to bare mode (add --bare)");
+    const uint64_t cycle_limit = parse_number("--max-cycles", max_cycles);
+    const bool show_progress = vm.count("progress") || isatty(STDERR_FILENO);
+
+    pulpsim::PlatformConfig config;
+    if (!platform_file.empty()) config = pulpsim::load_platform(platform_file);
+    if (bare)
+        for (const auto& s : sets)
+            if (s.rfind("fpu.", 0) != 0)
+                throw UsageError(fmt::format("--set {}: bare mode takes only the fpu.* timing keys", s));
+    pulpsim::apply_overrides(config, sets);
+    if (!quantum.empty()) {
+        config.engine.quantum = parse_number("--quantum", quantum);
+        if (config.engine.quantum == 0) throw UsageError("--quantum: must be at least 1");
+    }
+
+    const pulpsim::ElfImage elf = pulpsim::ElfImage::load(program);
+    spdlog::info("{}: entry {:#010x}, {} segments", program, elf.entry(), elf.segments().size());
+
+    pulpsim::RunOutcome outcome;
+    pulpsim::RunView view;
+    std::unique_ptr<pulpsim::BareSystem> bare_system;
+    std::unique_ptr<pulpsim::ClusterSystem> cluster_system;
+    if (bare) {
+        pulpsim::BareOptions options;
+        options.timing = pulpsim::core_timing(config);
+        options.max_cycles = cycle_limit;
+        options.quantum = config.engine.quantum;
+        if (!console.empty())
+            options.console_addr =
+                static_cast<uint32_t>(parse_number("--console-addr", console, 0xffffffffu));
+        if (!exit_addr.empty())
+            options.exit_addr = static_cast<uint32_t>(parse_number("--exit-addr", exit_addr, 0xffffffffu));
+        options.show_progress = show_progress;
+        bare_system = std::make_unique<pulpsim::BareSystem>("bare", elf, options);
+        sc_core::sc_start();
+        outcome = bare_system->outcome();
+        view = pulpsim::run_view(bare_system->machine());
+    } else {
+        pulpsim::ClusterOptions options;
+        options.max_cycles = cycle_limit;
+        options.show_progress = show_progress;
+        cluster_system = std::make_unique<pulpsim::ClusterSystem>("cluster", elf, config, options);
+        sc_core::sc_start();
+        outcome = cluster_system->outcome();
+        view = pulpsim::run_view(cluster_system->machine());
+    }
+    if (show_progress && outcome.host_seconds >= 2) std::fprintf(stderr, "\r%60s\r", "");
+    std::fflush(stdout);
+
+    if (!json_path.empty())
+        pulpsim::write_file_atomically(json_path, pulpsim::report_json(view, outcome).dump(2) + "\n");
+    if (!csv_path.empty()) pulpsim::write_file_atomically(csv_path, pulpsim::report_csv(view, outcome));
+    if (!vm.count("quiet")) pulpsim::print_report_table(std::cout, view, outcome);
+    if (outcome.kind != pulpsim::RunOutcome::Kind::Exit) spdlog::error("{}: {}", program, outcome.message);
+    return outcome.exit_status;
+}
+
+} // namespace pulpsim::cli

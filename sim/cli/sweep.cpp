@@ -1,0 +1,256 @@
+// pulpsim sweep: run the design points of a sweep file (locally in parallel, or on Slurm), keep them in
+// the results database, and show them as tables, exports and plots.
+#include <boost/program_options.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <fmt/format.h>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+#include "cli/cli_common.hpp"
+#include "cluster/report.hpp"
+#include "runs/point_runner.hpp"
+#include "runs/results_store.hpp"
+#include "runs/slurm_backend.hpp"
+#include "runs/sweep_spec.hpp"
+#include "runs/sweep_views.hpp"
+
+namespace po = boost::program_options;
+namespace fs = std::filesystem;
+
+namespace pulpsim::cli {
+namespace {
+
+constexpr int kExitSomeFailed = 1;
+constexpr int kExitInterrupted = 130;
+
+// scripts/plot_sweep.py of the source tree this simulator was built from (PULPSIM_PLOT_SCRIPT overrides).
+std::string plot_script() {
+    if (const char* env = std::getenv("PULPSIM_PLOT_SCRIPT"); env && *env) return env;
+    return PULPSIM_SCRIPTS_DIR "/plot_sweep.py";
+}
+
+// Draws the spec's plots from the database with matplotlib (the script prints the files it wrote).
+void draw_plots(const runs::SweepSpec& spec, const std::string& db, const std::string& out_dir) {
+    const std::string script = plot_script();
+    if (!fs::is_regular_file(script)) throw UsageError(fmt::format("{}: plot script not found", script));
+    nlohmann::json plots;
+    plots["axes"] = nlohmann::json::array();
+    if (spec.programs.size() > 1) plots["axes"].push_back("program");
+    for (const auto& a : spec.axes)
+        plots["axes"].push_back(a.key);
+    plots["regions"] = spec.regions;
+    plots["plots"] = nlohmann::json::array();
+    for (const auto& p : spec.plots)
+        plots["plots"].push_back({{"kind", p.kind},
+                                  {"x", p.x},
+                                  {"y", p.y},
+                                  {"value", p.value},
+                                  {"series", p.series},
+                                  {"facets", p.facets},
+                                  {"region", p.region},
+                                  {"baseline", p.baseline},
+                                  {"file", p.file},
+                                  {"title", p.title}});
+    std::vector<std::string> args = {PULPSIM_PLOT_PYTHON, script, "--db", db, "--sweep", spec.name, "--plots",
+                                     plots.dump(), "--out", out_dir};
+    std::vector<char*> argv;
+    for (auto& a : args)
+        argv.push_back(a.data());
+    argv.push_back(nullptr);
+    std::fflush(stdout);
+    const pid_t pid = fork();
+    if (pid == 0) {
+        execvp(argv[0], argv.data());
+        _exit(127);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        throw std::runtime_error(fmt::format("plots of {} failed ({} {}; needs python3-matplotlib)", spec.name,
+                                             PULPSIM_PLOT_PYTHON, script));
+}
+
+} // namespace
+
+int command_sweep(const std::vector<std::string>& args) {
+    po::options_description desc(
+        "usage: pulpsim sweep SPEC.yaml [options]\n\n"
+        "Runs every design point of a sweep file (configs/sweeps/*.yaml: programs x platform settings),\n"
+        "one `pulpsim run` process per point, and keeps the results in a SQLite database. Points already\n"
+        "stored with the same program bytes, resolved configuration and simulator are not run again, so\n"
+        "an interrupted sweep resumes where it stopped. Then prints the sweep's table and draws its plots.\n\n"
+        "options");
+    std::string db = "results/pulpsim.db", out_dir, export_format, output, backend = "local";
+    unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
+    runs::SlurmOptions slurm;
+    desc.add_options()("help,h", "show this help")("db", po::value(&db)->value_name("FILE"),
+                                                   "results database (default results/pulpsim.db)")(
+        "jobs,j", po::value(&jobs)->value_name("N"), "points at once (default: all cores)")(
+        "out", po::value(&out_dir)->value_name("DIR"), "folder for the plots (default results/<sweep name>)")(
+        "no-run", "simulate nothing: show the table and draw the plots from what is stored")(
+        "no-plots", "do not draw the plots")("retry-failed", "run the points stored as failed again")(
+        "export", po::value(&export_format)->value_name("csv|json"),
+        "write the stored results (one row per point and region) instead of the table; simulates nothing")(
+        "output,o", po::value(&output)->value_name("FILE"), "where --export writes (default: stdout)")(
+        "quiet,q", "no table")("progress", "print progress even when stderr is not a terminal")(
+        "backend", po::value(&backend)->value_name("local|slurm"), "where the points run (default local)")(
+        "partition", po::value(&slurm.partition)->value_name("NAME"), "slurm: partition")(
+        "time-limit", po::value(&slurm.time_limit)->value_name("TIME"),
+        "slurm: time limit per array task (sbatch --time syntax)")(
+        "array-throttle", po::value(&slurm.throttle)->value_name("N"), "slurm: at most N array tasks at once")(
+        "max-tasks", po::value(&slurm.max_tasks)->value_name("N"),
+        "slurm: at most N array tasks; each runs every N-th point (default 1000)")(
+        "cpus-per-task", po::value(&slurm.cpus_per_task)->value_name("N"),
+        "slurm: CPUs of each task, which runs that many points at once (default 1)")(
+        "slurm-dir", po::value(&slurm.dir)->value_name("DIR"),
+        "slurm: shared folder for the manifest, results and logs (default <db>.slurm/<sweep name>)")(
+        "wait", "slurm: wait for the job to end, then collect its results")(
+        "collect", "slurm: only move finished results into the database");
+    po::options_description hidden;
+    std::string spec_path, worker_dir;
+    unsigned task = 0;
+    hidden.add_options()("spec", po::value(&spec_path))("worker", po::value(&worker_dir))("task", po::value(&task));
+    po::options_description all;
+    all.add(desc).add(hidden);
+    po::positional_options_description pos;
+    pos.add("spec", 1);
+    po::variables_map vm;
+    try {
+        po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
+        po::notify(vm);
+    } catch (const po::error& e) {
+        throw UsageError(fmt::format("sweep: {}", e.what()));
+    }
+    if (vm.count("help")) {
+        std::cout << desc
+                  << "\nexit status: 0 every point succeeded; 1 some failed (stored with their error); 2 bad\n"
+                     "input; 130 interrupted (what finished is stored: run again to resume).\n";
+        return 0;
+    }
+    const std::string simulator = self_executable();
+    const std::string version = runs::simulator_version(kVersion, simulator);
+
+    if (!worker_dir.empty()) // inside a Slurm array task
+        return runs::slurm_worker(worker_dir, task, simulator, version, std::max(1u, jobs)) ? kExitSomeFailed : 0;
+
+    if (spec_path.empty()) throw UsageError("sweep: no sweep file given (usage: pulpsim sweep SPEC.yaml)");
+    if (jobs == 0) throw UsageError("--jobs: must be at least 1");
+    if (backend != "local" && backend != "slurm")
+        throw UsageError(fmt::format("--backend: '{}' is not local or slurm", backend));
+    if (!export_format.empty() && export_format != "csv" && export_format != "json")
+        throw UsageError(fmt::format("--export: '{}' is not csv or json", export_format));
+    if (!output.empty() && export_format.empty()) throw UsageError("--output goes with --export");
+
+    const runs::SweepSpec spec = runs::load_sweep_spec(spec_path);
+    const std::vector<runs::DesignPoint> points = runs::expand_points(spec, version);
+    if (out_dir.empty()) out_dir = (fs::path(db).parent_path() / spec.name).string();
+    if (slurm.dir.empty()) slurm.dir = db + ".slurm/" + spec.name;
+    if (const fs::path parent = fs::path(db).parent_path(); !parent.empty()) fs::create_directories(parent);
+    runs::ResultsStore store(db);
+    store.record_sweep(spec, points);
+
+    const bool run = export_format.empty() && !vm.count("no-run");
+    int status = 0;
+    if (run) {
+        std::vector<std::string> ids;
+        for (const auto& p : points)
+            ids.push_back(p.id);
+        std::set<std::string> done = store.finished(ids);
+        if (vm.count("retry-failed"))
+            for (const auto& row : store.query("SELECT id FROM points WHERE status = 'failed'").rows)
+                done.erase(runs::to_text(row[0]));
+        // Points are unique by identity: a sweep that names one twice runs it once.
+        std::vector<const runs::DesignPoint*> pending;
+        std::set<std::string> queued;
+        for (const auto& p : points)
+            if (!done.count(p.id) && queued.insert(p.id).second) pending.push_back(&p);
+        const size_t cached = points.size() - pending.size();
+
+        if (backend == "slurm") {
+            const size_t collected = runs::slurm_collect(slurm, points, store, version);
+            if (collected) {
+                std::fprintf(stderr, "sweep %s: collected %zu results from %s\n", spec.name.c_str(), collected,
+                             slurm.dir.c_str());
+                const auto now_done = store.finished(ids);
+                std::erase_if(pending, [&](const runs::DesignPoint* p) { return now_done.count(p->id) > 0; });
+            }
+            if (!vm.count("collect") && !pending.empty()) {
+                if (const std::string job = runs::slurm_active_job(slurm); !job.empty())
+                    throw UsageError(fmt::format("sweep {}: Slurm job {} of this sweep is still queued or running; "
+                                                 "wait for it (then --collect) or scancel it",
+                                                 spec.name, job));
+                std::fprintf(stderr, "sweep %s: %zu points, %zu stored, submitting %zu to Slurm\n", spec.name.c_str(),
+                             points.size(), points.size() - pending.size(), pending.size());
+                const std::string job = runs::slurm_submit(slurm, pending, simulator, version, spec.name);
+                std::fprintf(stderr, "sweep %s: submitted Slurm job %s (results in %s)\n", spec.name.c_str(),
+                             job.c_str(), slurm.dir.c_str());
+                if (slurm.wait) {
+                    const size_t n = runs::slurm_collect(slurm, points, store, version);
+                    std::fprintf(stderr, "sweep %s: collected %zu results\n", spec.name.c_str(), n);
+                } else {
+                    std::fprintf(stderr, "sweep %s: run `pulpsim sweep %s --backend slurm --collect` when it ends\n",
+                                 spec.name.c_str(), spec.path.c_str());
+                }
+            }
+        } else if (!pending.empty()) {
+            std::fprintf(stderr, "sweep %s: %zu points, %zu already stored, running %zu on %u jobs\n",
+                         spec.name.c_str(), points.size(), cached, pending.size(), jobs);
+            runs::RunnerOptions options;
+            options.simulator = simulator;
+            options.jobs = jobs;
+            options.terminal = isatty(STDERR_FILENO) != 0;
+            options.show_progress = options.terminal || vm.count("progress") || true;
+            options.label = spec.name;
+            const auto end = runs::run_points(pending, options, [&](const runs::DesignPoint& p, const runs::PointResult& r) {
+                store.put(p, version, r);
+            });
+            if (end == runs::RunnerEnd::Interrupted) {
+                std::fprintf(stderr, "sweep %s: interrupted; finished points are stored in %s: run again to resume\n",
+                             spec.name.c_str(), db.c_str());
+                return kExitInterrupted;
+            }
+        } else {
+            std::fprintf(stderr, "sweep %s: all %zu points already stored in %s\n", spec.name.c_str(), points.size(),
+                         db.c_str());
+        }
+    }
+
+    const runs::SweepResults results = runs::load_sweep_results(store, spec.name);
+    size_t stored = 0, failed = 0;
+    for (const auto& p : points)
+        if (auto it = results.points.find(p.id); it != results.points.end()) {
+            ++stored;
+            if (it->second.status != "ok") {
+                ++failed;
+                std::string where;
+                for (const auto& [k, v] : p.axes)
+                    where += fmt::format("{}{}={}", where.empty() ? "" : " ", k, v);
+                if (export_format.empty())
+                    std::fprintf(stderr, "sweep %s: failed point %s: %s\n", spec.name.c_str(),
+                                 where.empty() ? p.program.c_str() : where.c_str(), it->second.error.c_str());
+            }
+        }
+    if (failed || stored < points.size()) status = kExitSomeFailed;
+
+    if (!export_format.empty()) {
+        const std::string text = runs::export_results(spec, points, results, export_format);
+        if (output.empty() || output == "-") std::cout << text;
+        else write_file_atomically(output, text);
+        return 0;
+    }
+    if (!vm.count("quiet")) std::cout << runs::markdown_tables(spec, points, results);
+    if (!spec.plots.empty() && !vm.count("no-plots") && stored > 0) {
+        fs::create_directories(out_dir);
+        draw_plots(spec, db, out_dir);
+    }
+    std::fprintf(stderr, "sweep %s: %zu of %zu points stored, %zu failed (%s)\n", spec.name.c_str(), stored,
+                 points.size(), failed, db.c_str());
+    return status;
+}
+
+} // namespace pulpsim::cli

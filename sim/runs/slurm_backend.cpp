@@ -1,0 +1,211 @@
+#include "runs/slurm_backend.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <stdexcept>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cluster/report.hpp"
+#include "runs/point_runner.hpp"
+
+namespace fs = std::filesystem;
+
+namespace pulpsim::runs {
+namespace {
+
+std::string read_text(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream out;
+    out << in.rdbuf();
+    return out.str();
+}
+
+// Runs a Slurm client command and returns its stdout; throws a one-line error if it cannot run or fails.
+std::string slurm_command(const std::vector<std::string>& args, int* exit_code = nullptr) {
+    int pipe_fds[2];
+    if (pipe(pipe_fds) != 0) throw std::runtime_error(fmt::format("pipe: {}", std::strerror(errno)));
+    const pid_t pid = fork();
+    if (pid < 0) throw std::runtime_error(fmt::format("fork: {}", std::strerror(errno)));
+    if (pid == 0) {
+        dup2(pipe_fds[1], 1);
+        close(pipe_fds[0]);
+        close(pipe_fds[1]);
+        std::vector<char*> argv;
+        std::vector<std::string> copy = args;
+        for (auto& a : copy)
+            argv.push_back(a.data());
+        argv.push_back(nullptr);
+        execvp(argv[0], argv.data());
+        _exit(127);
+    }
+    close(pipe_fds[1]);
+    std::string out;
+    char buf[4096];
+    ssize_t n;
+    while ((n = read(pipe_fds[0], buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR))
+        if (n > 0) out.append(buf, static_cast<size_t>(n));
+    close(pipe_fds[0]);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    if (code == 127)
+        throw std::runtime_error(fmt::format("{}: not found (the Slurm backend needs Slurm's client commands, "
+                                             "Debian package slurm-client)",
+                                             args.front()));
+    if (exit_code) *exit_code = code;
+    else if (code != 0)
+        throw std::runtime_error(fmt::format("{} failed with exit status {}", args.front(), code));
+    return out;
+}
+
+nlohmann::json result_json(const std::string& id, const PointResult& r) {
+    return {{"id", id},           {"ok", r.ok},       {"exit_code", r.exit_code}, {"signalled", r.signalled},
+            {"error", r.error},   {"report", r.report}, {"host_seconds", r.host_seconds}};
+}
+
+} // namespace
+
+size_t slurm_collect(const SlurmOptions& options, const std::vector<DesignPoint>& points, ResultsStore& store,
+                     const std::string& simulator_version) {
+    const fs::path results = fs::path(options.dir) / "results";
+    std::error_code ec;
+    if (!fs::is_directory(results, ec)) return 0;
+    std::map<std::string, const DesignPoint*> by_id;
+    for (const auto& p : points)
+        by_id[p.id] = &p;
+    size_t stored = 0;
+    for (const auto& entry : fs::directory_iterator(results, ec)) {
+        const fs::path file = entry.path();
+        if (file.extension() != ".json") continue; // temporaries of a task still writing
+        const auto it = by_id.find(file.stem().string());
+        if (it == by_id.end()) continue;
+        nlohmann::json j;
+        try {
+            j = nlohmann::json::parse(read_text(file));
+        } catch (const std::exception& e) {
+            throw std::runtime_error(fmt::format("{}: not a result file: {}", file.string(), e.what()));
+        }
+        PointResult r;
+        r.ok = j.at("ok").get<bool>();
+        r.exit_code = j.at("exit_code").get<int>();
+        r.signalled = j.at("signalled").get<bool>();
+        r.error = j.at("error").get<std::string>();
+        r.report = j.at("report").get<std::string>();
+        r.host_seconds = j.at("host_seconds").get<double>();
+        store.put(*it->second, simulator_version, r);
+        fs::remove(file, ec); // only after the store holds it: a kill in between collects it again
+        ++stored;
+    }
+    return stored;
+}
+
+std::string slurm_active_job(const SlurmOptions& options) {
+    const fs::path job_file = fs::path(options.dir) / "job_id";
+    std::error_code ec;
+    if (!fs::is_regular_file(job_file, ec)) return "";
+    std::string id = read_text(job_file);
+    id.erase(id.find_last_not_of(" \n") + 1);
+    if (id.empty()) return "";
+    int code = 0;
+    const std::string listed = slurm_command({"squeue", "-h", "-j", id, "-o", "%i"}, &code);
+    return code == 0 && !listed.empty() ? id : "";
+}
+
+std::string slurm_submit(const SlurmOptions& options, const std::vector<const DesignPoint*>& pending,
+                         const std::string& simulator, const std::string& simulator_version,
+                         const std::string& label) {
+    const fs::path dir = fs::absolute(options.dir);
+    fs::create_directories(dir / "results");
+    fs::create_directories(dir / "logs");
+    nlohmann::json manifest;
+    manifest["simulator_version"] = simulator_version;
+    const size_t tasks = std::min<size_t>(pending.size(), std::max(1u, options.max_tasks));
+    manifest["tasks"] = tasks;
+    nlohmann::json list = nlohmann::json::array();
+    for (const DesignPoint* p : pending)
+        list.push_back({{"id", p->id},
+                        {"program", fs::absolute(p->program).string()},
+                        {"config", p->config_yaml},
+                        {"max_cycles", p->max_cycles}});
+    manifest["points"] = std::move(list);
+    write_file_atomically((dir / "manifest.json").string(), manifest.dump() + "\n");
+
+    std::string script = "#!/bin/sh\n# One array task: a slice of the points in manifest.json.\n";
+    script += fmt::format("exec '{}' sweep --worker '{}' --task \"$SLURM_ARRAY_TASK_ID\" --jobs {}\n", simulator,
+                          dir.string(), options.cpus_per_task);
+    write_file_atomically((dir / "job.sh").string(), script);
+
+    std::vector<std::string> args = {"sbatch",
+                                     "--parsable",
+                                     "--job-name=pulpsim-" + label,
+                                     fmt::format("--array=0-{}{}", tasks - 1,
+                                                 options.throttle ? fmt::format("%{}", options.throttle) : ""),
+                                     fmt::format("--cpus-per-task={}", options.cpus_per_task),
+                                     "--output=" + (dir / "logs" / "%A_%a.out").string(),
+                                     "--chdir=" + dir.string()};
+    if (!options.partition.empty()) args.push_back("--partition=" + options.partition);
+    if (!options.time_limit.empty()) args.push_back("--time=" + options.time_limit);
+    if (options.wait) args.push_back("--wait");
+    args.push_back((dir / "job.sh").string());
+    int code = 0;
+    std::string out = slurm_command(args, &code);
+    std::string id = out.substr(0, out.find_first_of(";\n"));
+    if (id.empty() || id.find_first_not_of("0123456789") != std::string::npos)
+        throw std::runtime_error(fmt::format("sbatch did not accept the job (exit status {}){}", code,
+                                             options.wait ? "" : "; see its message above"));
+    // With --wait, sbatch's status is the job's; failed points are results like any other.
+    write_file_atomically((dir / "job_id").string(), id + "\n");
+    return id;
+}
+
+size_t slurm_worker(const std::string& dir, unsigned task, const std::string& simulator,
+                    const std::string& simulator_version, unsigned jobs) {
+    const fs::path root = dir;
+    nlohmann::json manifest;
+    try {
+        manifest = nlohmann::json::parse(read_text(root / "manifest.json"));
+    } catch (const std::exception& e) {
+        throw std::runtime_error(fmt::format("{}: cannot read the manifest: {}", (root / "manifest.json").string(), e.what()));
+    }
+    const std::string wanted = manifest.at("simulator_version").get<std::string>();
+    if (wanted != simulator_version)
+        throw std::runtime_error(fmt::format("{}: this simulator is {}, the sweep was submitted with {} "
+                                             "(the executable changed since)",
+                                             simulator, simulator_version, wanted));
+    const size_t tasks = manifest.at("tasks").get<size_t>();
+    std::vector<DesignPoint> points;
+    const auto& list = manifest.at("points");
+    for (size_t i = task; i < list.size(); i += tasks) {
+        const std::string id = list[i].at("id").get<std::string>();
+        std::error_code ec;
+        if (fs::exists(root / "results" / (id + ".json"), ec)) continue;
+        DesignPoint p;
+        p.id = id;
+        p.program = list[i].at("program").get<std::string>();
+        p.config_yaml = list[i].at("config").get<std::string>();
+        p.max_cycles = list[i].at("max_cycles").get<uint64_t>();
+        points.push_back(std::move(p));
+    }
+    std::vector<const DesignPoint*> order;
+    for (const auto& p : points)
+        order.push_back(&p);
+    RunnerOptions options;
+    options.simulator = simulator;
+    options.jobs = jobs;
+    options.show_progress = false;
+    size_t failed = 0;
+    run_points(order, options, [&](const DesignPoint& p, const PointResult& r) {
+        write_file_atomically((root / "results" / (p.id + ".json")).string(), result_json(p.id, r).dump() + "\n");
+        failed += r.ok ? 0 : 1;
+    });
+    return failed;
+}
+
+} // namespace pulpsim::runs

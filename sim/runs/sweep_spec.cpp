@@ -1,0 +1,510 @@
+#include "runs/sweep_spec.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <yaml-cpp/yaml.h>
+
+#include "core/core_stats.hpp"
+#include "memory/elf_image.hpp"
+
+namespace pulpsim::runs {
+namespace {
+
+[[noreturn]] void fail(const std::string& message) {
+    throw std::runtime_error(message);
+}
+
+// A value as it appears in a message: one line, not overly long.
+std::string shown(const std::string& text) {
+    std::string out;
+    for (char c : text.substr(0, 60))
+        out += (static_cast<unsigned char>(c) < 0x20) ? ' ' : c;
+    if (text.size() > 60) out += "...";
+    return out;
+}
+
+int line_of(const YAML::Node& n) {
+    return n.Mark().line + 1;
+}
+
+std::string_view node_kind(const YAML::Node& n) {
+    if (n.IsNull()) return "nothing";
+    if (n.IsMap()) return "a mapping";
+    if (n.IsSequence()) return "a list";
+    return "a scalar";
+}
+
+size_t edit_distance(std::string_view a, std::string_view b) {
+    std::vector<size_t> row(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j)
+        row[j] = j;
+    for (size_t i = 1; i <= a.size(); ++i) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= b.size(); ++j) {
+            const size_t up = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diag = up;
+        }
+    }
+    return row[b.size()];
+}
+
+std::string suggestion(const std::string& word, const std::vector<std::string>& known) {
+    const std::string* best = nullptr;
+    size_t best_distance = 4;
+    for (const auto& k : known)
+        if (const size_t d = edit_distance(word, k); d < best_distance) {
+            best_distance = d;
+            best = &k;
+        }
+    return best ? fmt::format(" (did you mean '{}'?)", *best) : "";
+}
+
+const std::vector<std::string> kTopKeys = {"name",    "description", "program", "platform", "set",
+                                           "grid",    "zip",         "exclude", "max_cycles", "regions",
+                                           "metrics", "table",       "plots"};
+const std::vector<std::string> kTableKeys = {"rows", "columns", "value", "facets"};
+const std::vector<std::string> kPlotKeys = {"kind",   "x",      "y",      "value", "series", "facets",
+                                            "region", "baseline", "file", "title"};
+const std::vector<std::string> kPlotKinds = {"line", "heatmap", "bars"};
+
+// Reads one file's YAML and remembers where it came from, so that every message names file and line.
+class SpecReader {
+public:
+    explicit SpecReader(std::string path) : path_(std::move(path)) {}
+
+    [[noreturn]] void fail_at(const YAML::Node& n, const std::string& message) const {
+        fail(fmt::format("{}:{}: {}", path_, line_of(n), message));
+    }
+    [[noreturn]] void fail_at(int line, const std::string& message) const {
+        fail(fmt::format("{}:{}: {}", path_, line, message));
+    }
+
+    std::string scalar(const YAML::Node& n, const std::string& what) const {
+        if (!n.IsScalar()) fail_at(n, fmt::format("{} expects a value, got {}", what, node_kind(n)));
+        return n.Scalar();
+    }
+
+    // A scalar or a list of scalars.
+    std::vector<std::string> scalars(const YAML::Node& n, const std::string& what) const {
+        std::vector<std::string> out;
+        if (n.IsScalar()) return {n.Scalar()};
+        if (!n.IsSequence()) fail_at(n, fmt::format("{} expects a value or a list, got {}", what, node_kind(n)));
+        for (const auto& item : n)
+            out.push_back(scalar(item, what));
+        if (out.empty()) fail_at(n, fmt::format("{} is an empty list", what));
+        return out;
+    }
+
+    void check_keys(const YAML::Node& map, const std::vector<std::string>& known, const std::string& where) const {
+        std::set<std::string> seen;
+        for (const auto& entry : map) {
+            const std::string key = scalar(entry.first, where + " key");
+            if (std::find(known.begin(), known.end(), key) == known.end())
+                fail_at(entry.first, fmt::format("unknown key '{}' in {}{}", shown(key), where,
+                                                 suggestion(key, known)));
+            if (!seen.insert(key).second) fail_at(entry.first, fmt::format("key '{}' given twice", key));
+        }
+    }
+
+private:
+    std::string path_;
+};
+
+bool is_platform_key(const std::string& key) {
+    static const std::vector<std::string> keys = platform_keys();
+    return std::find(keys.begin(), keys.end(), key) == keys.end() ? false : true;
+}
+
+// Values equal as the simulator reads them: sizes by their byte count ("128KiB" == "131072").
+bool same_value(const std::string& a, const std::string& b) {
+    if (a == b) return true;
+    const auto x = parse_size(a), y = parse_size(b);
+    return x && y && *x == *y;
+}
+
+} // namespace
+
+const std::vector<std::string>& region_metrics() {
+    static const std::vector<std::string> metrics = [] {
+        std::vector<std::string> m = {"count", "cycles", "instret", "macs", "mac_per_cycle", "fpu_utilisation"};
+        for (unsigned k = 0; k < static_cast<unsigned>(StallKind::Count); ++k)
+            m.push_back(std::string("stall_") + stall_name(static_cast<StallKind>(k)));
+        for (const char* d : {"dma_bytes_in", "dma_bytes_out", "dma_busy_cycles", "dma_exposed_wait_cycles",
+                              "dma_utilisation", "dma_bandwidth_utilisation", "dma_overlap", "dma_verdict"})
+            m.push_back(d);
+        return m;
+    }();
+    return metrics;
+}
+
+SweepSpec load_sweep_spec(const std::string& path) {
+    SweepSpec spec;
+    spec.path = path;
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec))
+        fail(fmt::format("{}: cannot read sweep file: {}", path,
+                         std::filesystem::exists(path, ec) ? "not a regular file" : "no such file"));
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (!in) fail(fmt::format("{}: cannot read sweep file", path));
+    YAML::Node root;
+    try {
+        root = YAML::Load(text.str());
+    } catch (const YAML::Exception& e) {
+        fail(fmt::format("{}:{}:{}: malformed YAML: {}", path, e.mark.line + 1, e.mark.column + 1, e.msg));
+    }
+    const SpecReader r(path);
+    if (!root.IsMap()) r.fail_at(root, fmt::format("expected a sweep (program:, grid:, ...), got {}", node_kind(root)));
+    r.check_keys(root, kTopKeys, "the sweep");
+
+    spec.name = std::filesystem::path(path).stem().string();
+    if (root["name"]) spec.name = r.scalar(root["name"], "name");
+    if (spec.name.empty() || spec.name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") !=
+                                 std::string::npos)
+        r.fail_at(root["name"] ? root["name"] : root,
+                  fmt::format("name '{}' must be letters, digits, '.', '_' or '-'", shown(spec.name)));
+
+    // Programs: existing RISC-V ELF files. A list makes `program` an axis.
+    if (!root["program"]) r.fail_at(root, "missing key 'program' (the ELF to run, or a list of them)");
+    const YAML::Node program_node = root["program"];
+    spec.programs = r.scalars(program_node, "program");
+    for (size_t i = 0; i < spec.programs.size(); ++i) {
+        const std::string& p = spec.programs[i];
+        const YAML::Node at = program_node.IsSequence() ? program_node[i] : program_node;
+        if (!std::filesystem::is_regular_file(p, ec))
+            r.fail_at(at, fmt::format("program '{}': {}", shown(p),
+                                      std::filesystem::exists(p, ec) ? "not a regular file" : "no such file"));
+        try {
+            ElfImage::load(p);
+        } catch (const std::exception& e) {
+            r.fail_at(at, fmt::format("program: {}", e.what()));
+        }
+        if (std::count(spec.programs.begin(), spec.programs.end(), p) > 1)
+            r.fail_at(at, fmt::format("program '{}' is listed twice", shown(p)));
+    }
+
+    PlatformConfig base;
+    if (root["platform"]) {
+        spec.platform_file = r.scalar(root["platform"], "platform");
+        try {
+            base = load_platform(spec.platform_file);
+        } catch (const std::exception& e) {
+            r.fail_at(root["platform"], fmt::format("platform: {}", e.what()));
+        }
+    }
+
+    // Where each setting was given, for messages about the points that use it.
+    auto& key_lines = spec.key_lines;
+    auto claim_key = [&](const YAML::Node& key_node, const std::string& section) {
+        const std::string key = r.scalar(key_node, section + " key");
+        if (!is_platform_key(key))
+            r.fail_at(key_node, fmt::format("{}: '{}' is not a key of the platform{}", section, shown(key),
+                                            suggestion(key, platform_keys())));
+        if (auto it = key_lines.find(key); it != key_lines.end())
+            r.fail_at(key_node, fmt::format("{}: key '{}' is already given on line {}", section, key, it->second));
+        key_lines[key] = line_of(key_node);
+        return key;
+    };
+
+    if (const YAML::Node set = root["set"]) {
+        if (!set.IsMap()) r.fail_at(set, fmt::format("set expects `key: value` lines, got {}", node_kind(set)));
+        for (const auto& entry : set) {
+            const std::string key = claim_key(entry.first, "set");
+            spec.fixed.emplace_back(key, r.scalar(entry.second, fmt::format("set: key '{}'", key)));
+        }
+    }
+    auto read_axis = [&](const YAML::Node& key_node, const YAML::Node& values, const std::string& section) {
+        Axis axis;
+        axis.key = claim_key(key_node, section);
+        axis.line = line_of(key_node);
+        if (!values.IsSequence())
+            r.fail_at(values, fmt::format("{}: key '{}' expects a list of values ([a, b, ...]), got {}{}", section,
+                                          axis.key, node_kind(values),
+                                          values.IsScalar() ? " (a single value belongs in set:)" : ""));
+        if (values.size() == 0) r.fail_at(key_node, fmt::format("{}: key '{}' is an empty axis", section, axis.key));
+        for (const auto& v : values) {
+            const std::string text = r.scalar(v, fmt::format("{}: key '{}'", section, axis.key));
+            for (const auto& seen : axis.values)
+                if (same_value(seen, text))
+                    r.fail_at(v, fmt::format("{}: key '{}' lists the value '{}' twice", section, axis.key, shown(text)));
+            axis.values.push_back(text);
+        }
+        return axis;
+    };
+    if (const YAML::Node grid = root["grid"]) {
+        if (!grid.IsMap()) r.fail_at(grid, fmt::format("grid expects `key: [values]` lines, got {}", node_kind(grid)));
+        for (const auto& entry : grid)
+            spec.axes.push_back(read_axis(entry.first, entry.second, "grid"));
+    }
+    if (const YAML::Node zip = root["zip"]) {
+        std::vector<YAML::Node> groups;
+        if (zip.IsMap()) groups.push_back(zip);
+        else if (zip.IsSequence())
+            for (const auto& g : zip)
+                groups.push_back(g);
+        else
+            r.fail_at(zip, fmt::format("zip expects `key: [values]` lines (or a list of such groups), got {}",
+                                       node_kind(zip)));
+        for (const auto& group : groups) {
+            if (!group.IsMap() || group.size() == 0)
+                r.fail_at(group, "a zip group expects `key: [values]` lines whose lists have the same length");
+            std::vector<std::string> keys;
+            size_t length = 0;
+            for (const auto& entry : group) {
+                Axis axis = read_axis(entry.first, entry.second, "zip");
+                if (!keys.empty() && axis.values.size() != length)
+                    r.fail_at(entry.first, fmt::format("zip: key '{}' has {} values but '{}' has {}: keys that "
+                                                       "vary together need lists of one length",
+                                                       axis.key, axis.values.size(), keys.front(), length));
+                length = axis.values.size();
+                keys.push_back(axis.key);
+                spec.axes.push_back(std::move(axis));
+            }
+            spec.zip_groups.push_back(std::move(keys));
+        }
+    }
+
+    auto is_axis = [&](const std::string& key) {
+        if (key == "program") return spec.programs.size() > 1;
+        return std::any_of(spec.axes.begin(), spec.axes.end(), [&](const Axis& a) { return a.key == key; });
+    };
+    std::vector<std::string> axis_names;
+    if (spec.programs.size() > 1) axis_names.push_back("program");
+    for (const auto& a : spec.axes)
+        axis_names.push_back(a.key);
+
+    if (const YAML::Node ex = root["exclude"]) {
+        if (!ex.IsSequence()) r.fail_at(ex, "exclude expects a list of `{key: value, ...}` points to leave out");
+        for (const auto& item : ex) {
+            if (!item.IsMap() || item.size() == 0)
+                r.fail_at(item, "an exclude entry expects `{key: value, ...}` (the points having all these values)");
+            std::map<std::string, std::string> match;
+            for (const auto& entry : item) {
+                const std::string key = r.scalar(entry.first, "exclude key");
+                if (!is_axis(key))
+                    r.fail_at(entry.first, fmt::format("exclude: '{}' is not a swept key{}", shown(key),
+                                                       suggestion(key, axis_names)));
+                match[key] = r.scalar(entry.second, fmt::format("exclude: key '{}'", key));
+            }
+            spec.excludes.push_back(std::move(match));
+        }
+    }
+
+    if (const YAML::Node mc = root["max_cycles"]) {
+        const auto v = parse_size(r.scalar(mc, "max_cycles"));
+        if (!v || *v == 0) r.fail_at(mc, fmt::format("max_cycles expects a positive integer, got '{}'", shown(mc.Scalar())));
+        spec.max_cycles = *v;
+    }
+    if (const YAML::Node regions = root["regions"]) spec.regions = r.scalars(regions, "regions");
+
+    const auto& metrics = region_metrics();
+    auto check_metric = [&](const YAML::Node& n, const std::string& what) {
+        const std::string m = r.scalar(n, what);
+        if (std::find(metrics.begin(), metrics.end(), m) == metrics.end())
+            r.fail_at(n, fmt::format("{}: '{}' is not a metric{}", what, shown(m), suggestion(m, metrics)));
+        return m;
+    };
+    auto check_axis = [&](const YAML::Node& n, const std::string& what) {
+        const std::string k = r.scalar(n, what);
+        if (!is_axis(k))
+            r.fail_at(n, fmt::format("{}: '{}' is not a swept key{}", what, shown(k),
+                                     axis_names.empty() ? std::string(" (the sweep has no axes)")
+                                                        : suggestion(k, axis_names)));
+        return k;
+    };
+    auto axis_list = [&](const YAML::Node& n, const std::string& what) {
+        std::vector<std::string> out;
+        if (n.IsScalar()) return std::vector<std::string>{check_axis(n, what)};
+        if (!n.IsSequence()) r.fail_at(n, fmt::format("{} expects a key or a list of keys", what));
+        for (const auto& k : n)
+            out.push_back(check_axis(k, what));
+        return out;
+    };
+
+    spec.metrics = {"cycles", "mac_per_cycle", "dma_verdict"};
+    if (const YAML::Node m = root["metrics"]) {
+        spec.metrics.clear();
+        if (m.IsScalar()) spec.metrics.push_back(check_metric(m, "metrics"));
+        else if (m.IsSequence() && m.size() > 0)
+            for (const auto& item : m)
+                spec.metrics.push_back(check_metric(item, "metrics"));
+        else
+            r.fail_at(m, "metrics expects a metric or a list of metrics");
+    }
+
+    if (const YAML::Node t = root["table"]) {
+        if (!t.IsMap()) r.fail_at(t, "table expects rows:, columns:, value: and facets:");
+        r.check_keys(t, kTableKeys, "table");
+        spec.has_table = true;
+        if (t["rows"]) spec.table.rows = axis_list(t["rows"], "table rows");
+        if (t["columns"]) spec.table.columns = check_axis(t["columns"], "table columns");
+        if (t["value"]) spec.table.value = check_metric(t["value"], "table value");
+        if (t["facets"]) spec.table.facets = axis_list(t["facets"], "table facets");
+    }
+
+    if (const YAML::Node plots = root["plots"]) {
+        if (!plots.IsSequence()) r.fail_at(plots, "plots expects a list of plots (- kind: line, ...)");
+        std::set<std::string> files;
+        for (const auto& p : plots) {
+            if (!p.IsMap()) r.fail_at(p, "a plot expects kind:, x:, ... lines");
+            r.check_keys(p, kPlotKeys, "a plot");
+            PlotSpec plot;
+            if (!p["kind"]) r.fail_at(p, "a plot needs kind: line, heatmap or bars");
+            plot.kind = r.scalar(p["kind"], "plot kind");
+            if (std::find(kPlotKinds.begin(), kPlotKinds.end(), plot.kind) == kPlotKinds.end())
+                r.fail_at(p["kind"], fmt::format("plot kind '{}' is not line, heatmap or bars{}", shown(plot.kind),
+                                                 suggestion(plot.kind, kPlotKinds)));
+            if (!p["x"]) r.fail_at(p, fmt::format("a {} plot needs x: (a swept key)", plot.kind));
+            plot.x = check_axis(p["x"], "plot x");
+            if (plot.kind == "heatmap") {
+                if (!p["y"]) r.fail_at(p, "a heatmap needs y: (a second swept key)");
+                plot.y = check_axis(p["y"], "plot y");
+                plot.value = p["value"] ? check_metric(p["value"], "plot value") : "mac_per_cycle";
+                if (p["series"]) r.fail_at(p["series"], "a heatmap has no series: (its colour is the value)");
+            } else {
+                if (p["y"]) plot.value = check_metric(p["y"], "plot y");
+                else if (p["value"]) plot.value = check_metric(p["value"], "plot value");
+                else plot.value = "mac_per_cycle";
+                if (p["series"]) plot.series = check_axis(p["series"], "plot series");
+            }
+            if (p["facets"]) plot.facets = axis_list(p["facets"], "plot facets");
+            if (p["region"]) plot.region = r.scalar(p["region"], "plot region");
+            if (const YAML::Node b = p["baseline"]) {
+                if (plot.kind != "bars") r.fail_at(b, "baseline: belongs to bars plots (speed-up over a point)");
+                if (!b.IsMap()) r.fail_at(b, "baseline expects `{key: value, ...}`");
+                for (const auto& entry : b)
+                    plot.baseline[check_axis(entry.first, "plot baseline")] =
+                        r.scalar(entry.second, "plot baseline value");
+            }
+            plot.file = p["file"] ? r.scalar(p["file"], "plot file")
+                                  : fmt::format("{}-{}{}", spec.name, plot.kind, spec.plots.size() + 1);
+            if (plot.file.find('/') != std::string::npos || plot.file.empty())
+                r.fail_at(p["file"], "plot file expects a file name without a folder (plots go to --out)");
+            if (!files.insert(plot.file).second) r.fail_at(p, fmt::format("two plots write '{}'", plot.file));
+            if (p["title"]) plot.title = r.scalar(p["title"], "plot title");
+            spec.plots.push_back(std::move(plot));
+        }
+    }
+    // Every point must resolve: validate the combinations now, before anything runs.
+    expand_points(spec, "");
+    return spec;
+}
+
+std::vector<DesignPoint> expand_points(const SweepSpec& spec, const std::string& simulator_version) {
+    PlatformConfig base;
+    if (!spec.platform_file.empty()) base = load_platform(spec.platform_file);
+
+    // Dimensions: the program list, each grid axis, each zip group; each value of a dimension is a list
+    // of (key, value) assignments.
+    using Assignment = std::vector<std::pair<std::string, std::string>>;
+    std::vector<std::vector<Assignment>> dims;
+    {
+        std::vector<Assignment> programs;
+        for (const auto& p : spec.programs)
+            programs.push_back({{"program", p}});
+        dims.push_back(std::move(programs));
+    }
+    auto in_zip = [&](const std::string& key) {
+        return std::any_of(spec.zip_groups.begin(), spec.zip_groups.end(), [&](const auto& g) {
+            return std::find(g.begin(), g.end(), key) != g.end();
+        });
+    };
+    for (const auto& a : spec.axes)
+        if (!in_zip(a.key)) {
+            std::vector<Assignment> values;
+            for (const auto& v : a.values)
+                values.push_back({{a.key, v}});
+            dims.push_back(std::move(values));
+        }
+    for (const auto& group : spec.zip_groups) {
+        std::vector<const Axis*> members;
+        for (const auto& key : group)
+            members.push_back(&*std::find_if(spec.axes.begin(), spec.axes.end(), [&](const Axis& a) { return a.key == key; }));
+        std::vector<Assignment> values(members.front()->values.size());
+        for (size_t i = 0; i < values.size(); ++i)
+            for (const Axis* m : members)
+                values[i].emplace_back(m->key, m->values[i]);
+        dims.push_back(std::move(values));
+    }
+
+    std::vector<std::string> fixed;
+    for (const auto& [k, v] : spec.fixed)
+        fixed.push_back(k + "=" + v);
+
+    std::map<std::string, std::string> program_hashes;
+    std::vector<DesignPoint> points;
+    std::vector<size_t> index(dims.size(), 0);
+    while (true) {
+        Assignment assignment;
+        for (size_t d = 0; d < dims.size(); ++d)
+            for (const auto& kv : dims[d][index[d]])
+                assignment.push_back(kv);
+        const bool excluded = std::any_of(spec.excludes.begin(), spec.excludes.end(), [&](const auto& match) {
+            return std::all_of(match.begin(), match.end(), [&](const auto& kv) {
+                return std::any_of(assignment.begin(), assignment.end(), [&](const auto& a) {
+                    return a.first == kv.first && same_value(a.second, kv.second);
+                });
+            });
+        });
+        if (!excluded) {
+            DesignPoint point;
+            point.program = assignment.front().second;
+            point.max_cycles = spec.max_cycles;
+            std::vector<std::string> overrides = fixed;
+            for (size_t i = 1; i < assignment.size(); ++i)
+                overrides.push_back(assignment[i].first + "=" + assignment[i].second);
+            if (spec.programs.size() > 1) point.axes.push_back(assignment.front());
+            for (size_t i = 1; i < assignment.size(); ++i)
+                point.axes.push_back(assignment[i]);
+            point.config = base;
+            try {
+                apply_overrides(point.config, overrides);
+            } catch (const std::exception& e) {
+                // "--set KEY: what" -> "file:line: key 'KEY': what (point ...)"
+                std::string message = e.what();
+                std::string key;
+                if (message.rfind("--set ", 0) == 0) {
+                    const size_t colon = message.find(':');
+                    key = message.substr(6, colon - 6);
+                    message = message.substr(colon + 2);
+                }
+                const auto it = spec.key_lines.find(key);
+                const int line = it == spec.key_lines.end() ? 1 : it->second;
+                std::string where;
+                for (const auto& [k, v] : point.axes)
+                    where += fmt::format("{}{}={}", where.empty() ? "" : ", ", k, v);
+                const std::string hint =
+                    point.axes.size() > 1 ? "; leave it out with exclude: or vary the keys together with zip:" : "";
+                fail(fmt::format("{}:{}: key '{}': {} (point {}{})", spec.path, line, key, message,
+                                 where.empty() ? "of set:" : where, hint));
+            }
+            point.config_yaml = to_yaml(point.config);
+            if (!simulator_version.empty()) {
+                auto [it, fresh] = program_hashes.emplace(point.program, "");
+                if (fresh) it->second = file_hash(point.program);
+                point.program_hash = it->second;
+                point.id = point_identity(point, simulator_version);
+            }
+            points.push_back(std::move(point));
+        }
+        // Next combination, the last dimension fastest.
+        size_t d = dims.size();
+        bool carry = true;
+        while (carry && d > 0) {
+            --d;
+            carry = ++index[d] == dims[d].size();
+            if (carry) index[d] = 0;
+        }
+        if (carry) return points;
+    }
+}
+
+} // namespace pulpsim::runs

@@ -1,0 +1,289 @@
+#include "runs/sweep_views.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <set>
+
+namespace pulpsim::runs {
+namespace {
+
+std::string axis_value(const DesignPoint& p, const std::string& key) {
+    if (key == "program") return p.program;
+    for (const auto& [k, v] : p.axes)
+        if (k == key) return v;
+    return "";
+}
+
+std::string metric_text(const std::string& metric, const Value& v) {
+    if (auto d = std::get_if<double>(&v)) {
+        if (metric == "mac_per_cycle") return fmt::format("{:.3f}", *d);
+        return fmt::format("{:.4g}", *d);
+    }
+    return to_text(v);
+}
+
+// Regions to show: the spec's, else every region the stored points report, in report order.
+std::vector<std::string> shown_regions(const SweepSpec& spec, const std::vector<DesignPoint>& points,
+                                       const SweepResults& results) {
+    if (!spec.regions.empty()) return spec.regions;
+    std::vector<std::string> out;
+    for (const auto& p : points)
+        if (auto it = results.points.find(p.id); it != results.points.end())
+            for (const auto& r : it->second.region_order)
+                if (std::find(out.begin(), out.end(), r) == out.end()) out.push_back(r);
+    return out;
+}
+
+std::string md_row(const std::vector<std::string>& cells) {
+    std::string out = "|";
+    for (const auto& c : cells) {
+        std::string cell = c;
+        // A '|' or a line break inside a cell would break the table.
+        for (char& ch : cell)
+            if (ch == '|' || ch == '\n' || ch == '\r') ch = ch == '|' ? '/' : ' ';
+        out.append(" ").append(cell).append(" |");
+    }
+    return out + "\n";
+}
+
+std::string md_rule(size_t n) {
+    std::string out = "|";
+    for (size_t i = 0; i < n; ++i)
+        out += "---|";
+    return out + "\n";
+}
+
+// The distinct values of a key among the points, in sweep order.
+std::vector<std::string> values_of(const std::vector<const DesignPoint*>& points, const std::string& key) {
+    std::vector<std::string> out;
+    for (const DesignPoint* p : points) {
+        const std::string v = axis_value(*p, key);
+        if (std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
+    }
+    return out;
+}
+
+std::string cell_text(const SweepResults& results, const DesignPoint& p, const std::string& region,
+                      const std::string& metric, bool* dma_bound) {
+    const auto it = results.points.find(p.id);
+    if (it == results.points.end()) return "-";
+    if (it->second.status != "ok") return "failed";
+    const auto r = it->second.regions.find(region);
+    if (r == it->second.regions.end()) return "no region";
+    const auto verdict = r->second.find("dma_verdict");
+    if (verdict != r->second.end() && to_text(verdict->second) == "dma-bound") *dma_bound = true;
+    const auto m = r->second.find(metric);
+    if (m == r->second.end()) return "";
+    std::string text = metric_text(metric, m->second);
+    if (verdict != r->second.end() && to_text(verdict->second) == "dma-bound") text += "*";
+    return text;
+}
+
+std::string csv_field(const std::string& s) {
+    if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+    std::string out = "\"";
+    for (char c : s)
+        out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return out + "\"";
+}
+
+} // namespace
+
+SweepResults load_sweep_results(const ResultsStore& store, const std::string& sweep) {
+    SweepResults out;
+    const QueryResult q = store.query("SELECT * FROM results WHERE sweep = ? ORDER BY ordinal, rowid", {sweep});
+    std::map<std::string, size_t> col;
+    for (size_t i = 0; i < q.columns.size(); ++i)
+        col[q.columns[i]] = i;
+    for (const auto& row : q.rows) {
+        auto& p = out.points[to_text(row[col.at("point_id")])];
+        p.status = to_text(row[col.at("status")]);
+        p.error = to_text(row[col.at("error")]);
+        const std::string region = to_text(row[col.at("region")]);
+        if (region.empty() || p.regions.count(region)) continue;
+        p.region_order.push_back(region);
+        auto& metrics = p.regions[region];
+        for (const auto& m : region_metrics())
+            metrics[m] = row[col.at(m)];
+    }
+    return out;
+}
+
+std::string markdown_tables(const SweepSpec& spec, const std::vector<DesignPoint>& points,
+                            const SweepResults& results) {
+    std::string out;
+    std::vector<std::string> axes;
+    if (spec.programs.size() > 1) axes.push_back("program");
+    for (const auto& a : spec.axes)
+        axes.push_back(a.key);
+    bool any_dma_bound = false;
+
+    if (!spec.has_table) {
+        // One row per point and region.
+        std::vector<std::string> header = axes;
+        header.push_back("region");
+        for (const auto& m : spec.metrics)
+            header.push_back(m);
+        out += md_row(header) + md_rule(header.size());
+        const auto regions = shown_regions(spec, points, results);
+        for (const auto& p : points) {
+            const auto it = results.points.find(p.id);
+            std::vector<std::string> base;
+            for (const auto& a : axes)
+                base.push_back(axis_value(p, a));
+            if (it == results.points.end() || it->second.status != "ok") {
+                auto row = base;
+                row.push_back(it == results.points.end() ? "(not run)" : "(failed)");
+                row.push_back(it == results.points.end() ? "" : it->second.error);
+                row.resize(header.size());
+                out += md_row(row);
+                continue;
+            }
+            for (const auto& region : regions) {
+                if (!it->second.regions.count(region)) continue;
+                auto row = base;
+                row.push_back(region);
+                for (const auto& m : spec.metrics) {
+                    const Value& v = it->second.regions.at(region).at(m);
+                    row.push_back(metric_text(m, v));
+                }
+                out += md_row(row);
+            }
+        }
+        return out;
+    }
+
+    const TableSpec& t = spec.table;
+    std::vector<const DesignPoint*> all;
+    for (const auto& p : points)
+        all.push_back(&p);
+    // Facet combinations in sweep order.
+    std::vector<std::vector<std::string>> facet_values;
+    for (const DesignPoint* p : all) {
+        std::vector<std::string> f;
+        for (const auto& k : t.facets)
+            f.push_back(axis_value(*p, k));
+        if (std::find(facet_values.begin(), facet_values.end(), f) == facet_values.end()) facet_values.push_back(f);
+    }
+    const auto regions = shown_regions(spec, points, results);
+    const std::vector<std::string> columns =
+        t.columns.empty() ? std::vector<std::string>{""} : values_of(all, t.columns);
+    for (const auto& region : regions)
+        for (const auto& facet : facet_values) {
+            std::vector<const DesignPoint*> subset;
+            for (const DesignPoint* p : all) {
+                bool match = true;
+                for (size_t i = 0; i < t.facets.size(); ++i)
+                    match = match && axis_value(*p, t.facets[i]) == facet[i];
+                if (match) subset.push_back(p);
+            }
+            std::string title = fmt::format("{} of region {}", t.value, region);
+            for (size_t i = 0; i < t.facets.size(); ++i)
+                title += fmt::format(", {} = {}", t.facets[i], facet[i]);
+            out.append(out.empty() ? "" : "\n").append(title).append("\n\n");
+            std::vector<std::string> header = t.rows;
+            for (const auto& c : columns)
+                header.push_back(t.columns.empty() ? t.value : fmt::format("{}={}", t.columns, c));
+            out += md_row(header) + md_rule(header.size());
+            std::vector<std::vector<std::string>> row_values;
+            for (const DesignPoint* p : subset) {
+                std::vector<std::string> rv;
+                for (const auto& k : t.rows)
+                    rv.push_back(axis_value(*p, k));
+                if (std::find(row_values.begin(), row_values.end(), rv) == row_values.end()) row_values.push_back(rv);
+            }
+            for (const auto& rv : row_values) {
+                std::vector<std::string> row = rv;
+                for (const auto& c : columns) {
+                    std::vector<std::string> cell_texts;
+                    for (const DesignPoint* p : subset) {
+                        bool match = t.columns.empty() || axis_value(*p, t.columns) == c;
+                        for (size_t i = 0; i < t.rows.size(); ++i)
+                            match = match && axis_value(*p, t.rows[i]) == rv[i];
+                        if (match) cell_texts.push_back(cell_text(results, *p, region, t.value, &any_dma_bound));
+                    }
+                    row.push_back(cell_texts.empty() ? "" : fmt::format("{}", fmt::join(cell_texts, " / ")));
+                }
+                out += md_row(row);
+            }
+        }
+    if (any_dma_bound) out += "\n* = DMA-bound (the DMA was busy longer than the cores computed)\n";
+    return out;
+}
+
+std::string export_results(const SweepSpec& spec, const std::vector<DesignPoint>& points,
+                           const SweepResults& results, const std::string& format) {
+    std::vector<std::string> axes;
+    axes.push_back("program");
+    for (const auto& a : spec.axes)
+        axes.push_back(a.key);
+    const auto& metrics = region_metrics();
+    std::set<std::string> wanted(spec.regions.begin(), spec.regions.end());
+
+    struct Row {
+        size_t ordinal;
+        const DesignPoint* point;
+        std::string status, error, region;
+        const std::map<std::string, Value>* metrics;
+    };
+    std::vector<Row> rows;
+    for (size_t i = 0; i < points.size(); ++i) {
+        const auto it = results.points.find(points[i].id);
+        if (it == results.points.end()) {
+            rows.push_back({i, &points[i], "pending", "", "", nullptr});
+            continue;
+        }
+        bool any = false;
+        for (const auto& region : it->second.region_order)
+            if (wanted.empty() || wanted.count(region)) {
+                rows.push_back({i, &points[i], it->second.status, it->second.error, region,
+                                &it->second.regions.at(region)});
+                any = true;
+            }
+        if (!any) rows.push_back({i, &points[i], it->second.status, it->second.error, "", nullptr});
+    }
+
+    if (format == "json") {
+        nlohmann::ordered_json arr = nlohmann::ordered_json::array();
+        for (const Row& r : rows) {
+            nlohmann::ordered_json j;
+            j["sweep"] = spec.name;
+            j["ordinal"] = r.ordinal;
+            j["point_id"] = r.point->id;
+            for (const auto& a : axes)
+                j[a] = axis_value(*r.point, a);
+            j["status"] = r.status;
+            j["error"] = r.error;
+            j["region"] = r.region;
+            for (const auto& m : metrics) {
+                const Value v = r.metrics ? r.metrics->at(m) : Value{};
+                if (auto n = std::get_if<int64_t>(&v)) j[m] = *n;
+                else if (auto d = std::get_if<double>(&v)) j[m] = *d;
+                else if (auto s = std::get_if<std::string>(&v)) j[m] = *s;
+                else j[m] = nullptr;
+            }
+            arr.push_back(std::move(j));
+        }
+        return arr.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    }
+    std::string out = "sweep,ordinal,point_id";
+    for (const auto& a : axes)
+        out.append(",").append(csv_field(a));
+    out += ",status,error,region";
+    for (const auto& m : metrics)
+        out.append(",").append(m);
+    out += "\n";
+    for (const Row& r : rows) {
+        out += fmt::format("{},{},{}", csv_field(spec.name), r.ordinal, r.point->id);
+        for (const auto& a : axes)
+            out.append(",").append(csv_field(axis_value(*r.point, a)));
+        out += fmt::format(",{},{},{}", r.status, csv_field(r.error), csv_field(r.region));
+        for (const auto& m : metrics)
+            out.append(",").append(csv_field(r.metrics ? to_text(r.metrics->at(m)) : ""));
+        out += "\n";
+    }
+    return out;
+}
+
+} // namespace pulpsim::runs

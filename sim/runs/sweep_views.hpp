@@ -1,0 +1,35 @@
+// What a user reads of a sweep: markdown tables and CSV/JSON exports, made from the results store (so a
+// half-finished sweep shows what it has, and nothing here simulates).
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "runs/results_store.hpp"
+#include "runs/sweep_spec.hpp"
+
+namespace pulpsim::runs {
+
+// The stored figures of a sweep's points, by point identity and region.
+struct SweepResults {
+    struct Point {
+        std::string status; // ok | failed
+        std::string error;
+        std::vector<std::string> region_order;                          // as the report lists them
+        std::map<std::string, std::map<std::string, Value>> regions;    // region -> metric -> value
+    };
+    std::map<std::string, Point> points;
+};
+
+SweepResults load_sweep_results(const ResultsStore& store, const std::string& sweep);
+
+// The sweep's table(s) as markdown: `table:` of the spec, or one row per point and region.
+std::string markdown_tables(const SweepSpec& spec, const std::vector<DesignPoint>& points,
+                            const SweepResults& results);
+
+// One row per point and region (a point not stored yet is one `pending` row): CSV or JSON text.
+std::string export_results(const SweepSpec& spec, const std::vector<DesignPoint>& points,
+                           const SweepResults& results, const std::string& format);
+
+} // namespace pulpsim::runs
