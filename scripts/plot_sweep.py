@@ -47,12 +47,13 @@ def value_text(key, v):
     return str(v)
 
 
-def load(db, sweep, region):
+def load(db, sweep, regions):
+    """The stored rows of the given regions (None: every region)."""
     con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     con.row_factory = sqlite3.Row
     rows = [dict(r) for r in con.execute(
-        "SELECT * FROM results WHERE sweep = ? AND status = 'ok' AND region = ? ORDER BY ordinal",
-        (sweep, region))]
+        "SELECT * FROM results WHERE sweep = ? AND status = 'ok' AND region IS NOT NULL ORDER BY ordinal, rowid",
+        (sweep,)) if regions is None or r["region"] in regions]
     con.close()
     return rows
 
@@ -88,10 +89,10 @@ def facet_title(facets, values):
     return ", ".join(f"{label(k)} = {value_text(k, v)}" for k, v in zip(facets, values))
 
 
-def panels(n):
+def panels(n, width=4.2):
     cols = min(n, 4)
     rows = math.ceil(n / cols)
-    fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols, 3.6 * rows), squeeze=False, sharey=True)
+    fig, axes = plt.subplots(rows, cols, figsize=(width * cols, 3.6 * rows), squeeze=False, sharey=True)
     flat = [a for row in axes for a in row]
     for extra in flat[n:]:
         extra.set_visible(False)
@@ -108,18 +109,20 @@ def draw_line(plot, rows):
     fig, axes = panels(len(groups))
     xs_all = distinct(rows, x)
     log2 = numeric(xs_all) and min(xs_all) > 0 and max(xs_all) / min(xs_all) >= 4
+    all_series = distinct(rows, series) if series else [None]
     for ax, (fvals, grows) in zip(axes, groups):
         for s in (distinct(grows, series) if series else [None]):
+            color = f"C{all_series.index(s) % 10}"  # one colour per series value in every panel
             pts = [r for r in grows if not series or r[column(series)] == s]
             pts.sort(key=lambda r: r[column(x)])
             xs = [r[column(x)] for r in pts]
             ys = [r[y] for r in pts]
-            line, = ax.plot(xs if numeric(xs) else [value_text(x, v) for v in xs], ys, marker="o",
-                            label=value_text(series, s) if series else None)
+            ax.plot(xs if numeric(xs) else [value_text(x, v) for v in xs], ys, marker="o", color=color,
+                    label=value_text(series, s) if series else None)
             bound = [(a, b) for a, b, r in zip(xs, ys, pts) if r.get("dma_verdict") == "dma-bound"]
             if bound and numeric(xs):
                 ax.plot([a for a, _ in bound], [b for _, b in bound], linestyle="none", marker="o",
-                        markersize=9, markerfacecolor="white", markeredgecolor=line.get_color())
+                        markersize=9, markerfacecolor="white", markeredgecolor=color)
         if log2:
             ax.set_xscale("log", base=2)
             ax.set_xticks(xs_all)
@@ -190,8 +193,14 @@ def draw_bars(plot, rows):
     x, v, series, facets = plot["x"], plot["value"], plot.get("series", ""), plot.get("facets", [])
     baseline = plot.get("baseline", {})
     groups = facet_groups(rows, facets)
-    fig, axes = panels(len(groups))
-    axis_keys = plot["axis_keys"]
+    bars = len(distinct(rows, x)) * (len(distinct(rows, series)) if series else 1)
+    fig, axes = panels(len(groups), width=max(4.2, 0.18 * bars + 1.5))
+    # The baseline point shares every other key's value, except keys that vary together with a baseline key.
+    tied = set(baseline)
+    for group in plot["zip_groups"]:
+        if tied & set(group):
+            tied |= set(group)
+    axis_keys = [k for k in plot["axis_keys"] if k not in tied]
     for ax, (fvals, grows) in zip(axes, groups):
         xs = distinct(grows, x)
         ss = distinct(grows, series) if series else [None]
@@ -206,7 +215,7 @@ def draw_bars(plot, rows):
                 val = pts[0][v]
                 if baseline:
                     ref = [r for r in rows if matches(r, baseline) and all(
-                        r[column(key)] == pts[0][column(key)] for key in axis_keys if key not in baseline)]
+                        r[column(key)] == pts[0][column(key)] for key in axis_keys)]
                     base = ref[0][v] if ref else None
                     val = (val / base if v in HIGHER_IS_BETTER else base / val) if base and val else 0
                 heights.append(val)
@@ -253,9 +262,16 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     draw = {"line": draw_line, "heatmap": draw_heatmap, "bars": draw_bars}
     for plot in spec["plots"]:
-        plot["axis_keys"] = spec["axes"]
-        region = plot.get("region") or (spec["regions"][0] if spec["regions"] else first_region(args.db, args.sweep))
-        rows = load(args.db, args.sweep, region) if region else []
+        plot["zip_groups"] = spec["zip_groups"]
+        # "region" may be laid out like an axis (x, series, facets); otherwise a plot shows one region.
+        if "region" in (plot["x"], plot.get("series"), *plot.get("facets", [])):
+            plot["axis_keys"] = spec["axes"] + ["region"]
+            region = "the regions"
+            rows = load(args.db, args.sweep, spec["regions"] or None)
+        else:
+            plot["axis_keys"] = spec["axes"]
+            region = plot.get("region") or (spec["regions"][0] if spec["regions"] else first_region(args.db, args.sweep))
+            rows = load(args.db, args.sweep, [region]) if region else []
         if not rows:
             print(f"plot_sweep: {plot['file']}: no stored results for region {region!r} yet", file=sys.stderr)
             continue

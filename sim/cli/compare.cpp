@@ -18,7 +18,6 @@ namespace po = boost::program_options;
 namespace pulpsim::cli {
 namespace {
 
-
 // C[M][N] = A[M][K] x B[K][N], as PULP-TrainLib maps a layer step onto its matmul kernels.
 struct MatmulShape {
     uint64_t m = 0, n = 0, k = 0;

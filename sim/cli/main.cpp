@@ -12,16 +12,17 @@
 namespace {
 
 void print_main_help() {
-    std::cout << "pulpsim " << pulpsim::cli::kVersion
-              << ": a cycle-approximate simulator of PULP RISC-V clusters\n\n"
-                 "usage: pulpsim <command> [options]\n\n"
-                 "commands:\n"
-                 "  run        run a RISC-V ELF program and print its report\n"
-                 "  compare    run every FP32 matmul kernel on a training layer step and rank them\n"
-                 "  sweep      run the design points of a sweep file, store them in SQLite, tabulate and plot\n\n"
-                 "options:\n"
-                 "  -h, --help     this help; 'pulpsim <command> --help' for a command's options\n"
-                 "  --version      print the version\n";
+    std::cout
+        << "pulpsim " << pulpsim::cli::kVersion
+        << ": a cycle-approximate simulator of PULP RISC-V clusters\n\n"
+           "usage: pulpsim <command> [options]\n\n"
+           "commands:\n"
+           "  run        run a RISC-V ELF program and print its report\n"
+           "  compare    run every FP32 matmul kernel on a training layer step and rank them\n"
+           "  sweep      run the design points of a sweep file, store them in SQLite, tabulate and plot\n\n"
+           "options:\n"
+           "  -h, --help     this help; 'pulpsim <command> --help' for a command's options\n"
+           "  --version      print the version\n";
 }
 
 } // namespace

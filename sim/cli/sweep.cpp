@@ -44,6 +44,7 @@ void draw_plots(const runs::SweepSpec& spec, const std::string& db, const std::s
     for (const auto& a : spec.axes)
         plots["axes"].push_back(a.key);
     plots["regions"] = spec.regions;
+    plots["zip_groups"] = spec.zip_groups;
     plots["plots"] = nlohmann::json::array();
     for (const auto& p : spec.plots)
         plots["plots"].push_back({{"kind", p.kind},
@@ -56,8 +57,8 @@ void draw_plots(const runs::SweepSpec& spec, const std::string& db, const std::s
                                   {"baseline", p.baseline},
                                   {"file", p.file},
                                   {"title", p.title}});
-    std::vector<std::string> args = {PULPSIM_PLOT_PYTHON, script, "--db", db, "--sweep", spec.name, "--plots",
-                                     plots.dump(), "--out", out_dir};
+    std::vector<std::string> args = {PULPSIM_PLOT_PYTHON, script,    "--db",       db,      "--sweep",
+                                     spec.name,           "--plots", plots.dump(), "--out", out_dir};
     std::vector<char*> argv;
     for (auto& a : args)
         argv.push_back(a.data());
@@ -71,8 +72,20 @@ void draw_plots(const runs::SweepSpec& spec, const std::string& db, const std::s
     int status = 0;
     waitpid(pid, &status, 0);
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        throw std::runtime_error(fmt::format("plots of {} failed ({} {}; needs python3-matplotlib)", spec.name,
-                                             PULPSIM_PLOT_PYTHON, script));
+        throw std::runtime_error(fmt::format("plots of {} failed ({} {}; needs python3-matplotlib)",
+                                             spec.name, PULPSIM_PLOT_PYTHON, script));
+}
+
+// `pulpsim run` inside a point's forked process, with the error handling of the command line.
+int run_in_point_process(const std::vector<std::string>& args) {
+    try {
+        const int code = command_run(args);
+        std::cout.flush();
+        return code;
+    } catch (const std::exception& e) {
+        spdlog::error("{}", e.what());
+        return kExitUsage;
+    }
 }
 
 } // namespace
@@ -83,7 +96,8 @@ int command_sweep(const std::vector<std::string>& args) {
         "Runs every design point of a sweep file (configs/sweeps/*.yaml: programs x platform settings),\n"
         "one `pulpsim run` process per point, and keeps the results in a SQLite database. Points already\n"
         "stored with the same program bytes, resolved configuration and simulator are not run again, so\n"
-        "an interrupted sweep resumes where it stopped. Then prints the sweep's table and draws its plots.\n\n"
+        "an interrupted sweep resumes where it stopped. Then prints the sweep's table and draws its "
+        "plots.\n\n"
         "options");
     std::string db = "results/pulpsim.db", out_dir, export_format, output, backend = "local";
     unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
@@ -97,12 +111,13 @@ int command_sweep(const std::vector<std::string>& args) {
         "export", po::value(&export_format)->value_name("csv|json"),
         "write the stored results (one row per point and region) instead of the table; simulates nothing")(
         "output,o", po::value(&output)->value_name("FILE"), "where --export writes (default: stdout)")(
-        "quiet,q", "no table")("progress", "print progress even when stderr is not a terminal")(
+        "quiet,q", "no table")("no-progress", "no progress bar or progress lines on stderr")(
         "backend", po::value(&backend)->value_name("local|slurm"), "where the points run (default local)")(
-        "partition", po::value(&slurm.partition)->value_name("NAME"), "slurm: partition")(
-        "time-limit", po::value(&slurm.time_limit)->value_name("TIME"),
-        "slurm: time limit per array task (sbatch --time syntax)")(
-        "array-throttle", po::value(&slurm.throttle)->value_name("N"), "slurm: at most N array tasks at once")(
+        "partition", po::value(&slurm.partition)->value_name("NAME"),
+        "slurm: partition")("time-limit", po::value(&slurm.time_limit)->value_name("TIME"),
+                            "slurm: time limit per array task (sbatch --time syntax)")(
+        "array-throttle", po::value(&slurm.throttle)->value_name("N"),
+        "slurm: at most N array tasks at once")(
         "max-tasks", po::value(&slurm.max_tasks)->value_name("N"),
         "slurm: at most N array tasks; each runs every N-th point (default 1000)")(
         "cpus-per-task", po::value(&slurm.cpus_per_task)->value_name("N"),
@@ -114,7 +129,8 @@ int command_sweep(const std::vector<std::string>& args) {
     po::options_description hidden;
     std::string spec_path, worker_dir;
     unsigned task = 0;
-    hidden.add_options()("spec", po::value(&spec_path))("worker", po::value(&worker_dir))("task", po::value(&task));
+    hidden.add_options()("spec", po::value(&spec_path))("worker", po::value(&worker_dir))("task",
+                                                                                          po::value(&task));
     po::options_description all;
     all.add(desc).add(hidden);
     po::positional_options_description pos;
@@ -127,16 +143,20 @@ int command_sweep(const std::vector<std::string>& args) {
         throw UsageError(fmt::format("sweep: {}", e.what()));
     }
     if (vm.count("help")) {
-        std::cout << desc
-                  << "\nexit status: 0 every point succeeded; 1 some failed (stored with their error); 2 bad\n"
-                     "input; 130 interrupted (what finished is stored: run again to resume).\n";
+        std::cout
+            << desc
+            << "\nexit status: 0 every point succeeded; 1 some failed (stored with their error); 2 bad\n"
+               "input; 130 interrupted (what finished is stored: run again to resume).\n";
         return 0;
     }
     const std::string simulator = self_executable();
     const std::string version = runs::simulator_version(kVersion, simulator);
 
     if (!worker_dir.empty()) // inside a Slurm array task
-        return runs::slurm_worker(worker_dir, task, simulator, version, std::max(1u, jobs)) ? kExitSomeFailed : 0;
+        return runs::slurm_worker(worker_dir, task, simulator, version, std::max(1u, jobs),
+                                  run_in_point_process)
+                   ? kExitSomeFailed
+                   : 0;
 
     if (spec_path.empty()) throw UsageError("sweep: no sweep file given (usage: pulpsim sweep SPEC.yaml)");
     if (jobs == 0) throw UsageError("--jobs: must be at least 1");
@@ -174,18 +194,20 @@ int command_sweep(const std::vector<std::string>& args) {
         if (backend == "slurm") {
             const size_t collected = runs::slurm_collect(slurm, points, store, version);
             if (collected) {
-                std::fprintf(stderr, "sweep %s: collected %zu results from %s\n", spec.name.c_str(), collected,
-                             slurm.dir.c_str());
+                std::fprintf(stderr, "sweep %s: collected %zu results from %s\n", spec.name.c_str(),
+                             collected, slurm.dir.c_str());
                 const auto now_done = store.finished(ids);
                 std::erase_if(pending, [&](const runs::DesignPoint* p) { return now_done.count(p->id) > 0; });
             }
             if (!vm.count("collect") && !pending.empty()) {
                 if (const std::string job = runs::slurm_active_job(slurm); !job.empty())
-                    throw UsageError(fmt::format("sweep {}: Slurm job {} of this sweep is still queued or running; "
-                                                 "wait for it (then --collect) or scancel it",
-                                                 spec.name, job));
-                std::fprintf(stderr, "sweep %s: %zu points, %zu stored, submitting %zu to Slurm\n", spec.name.c_str(),
-                             points.size(), points.size() - pending.size(), pending.size());
+                    throw UsageError(
+                        fmt::format("sweep {}: Slurm job {} of this sweep is still queued or running; "
+                                    "wait for it (then --collect) or scancel it",
+                                    spec.name, job));
+                std::fprintf(stderr, "sweep %s: %zu points, %zu stored, submitting %zu to Slurm\n",
+                             spec.name.c_str(), points.size(), points.size() - pending.size(),
+                             pending.size());
                 const std::string job = runs::slurm_submit(slurm, pending, simulator, version, spec.name);
                 std::fprintf(stderr, "sweep %s: submitted Slurm job %s (results in %s)\n", spec.name.c_str(),
                              job.c_str(), slurm.dir.c_str());
@@ -193,7 +215,8 @@ int command_sweep(const std::vector<std::string>& args) {
                     const size_t n = runs::slurm_collect(slurm, points, store, version);
                     std::fprintf(stderr, "sweep %s: collected %zu results\n", spec.name.c_str(), n);
                 } else {
-                    std::fprintf(stderr, "sweep %s: run `pulpsim sweep %s --backend slurm --collect` when it ends\n",
+                    std::fprintf(stderr,
+                                 "sweep %s: run `pulpsim sweep %s --backend slurm --collect` when it ends\n",
                                  spec.name.c_str(), spec.path.c_str());
                 }
             }
@@ -202,21 +225,23 @@ int command_sweep(const std::vector<std::string>& args) {
                          spec.name.c_str(), points.size(), cached, pending.size(), jobs);
             runs::RunnerOptions options;
             options.simulator = simulator;
+            options.run_verb = run_in_point_process;
             options.jobs = jobs;
             options.terminal = isatty(STDERR_FILENO) != 0;
-            options.show_progress = options.terminal || vm.count("progress") || true;
+            options.show_progress = !vm.count("no-progress");
             options.label = spec.name;
-            const auto end = runs::run_points(pending, options, [&](const runs::DesignPoint& p, const runs::PointResult& r) {
-                store.put(p, version, r);
-            });
+            const auto end = runs::run_points(
+                pending, options,
+                [&](const runs::DesignPoint& p, const runs::PointResult& r) { store.put(p, version, r); });
             if (end == runs::RunnerEnd::Interrupted) {
-                std::fprintf(stderr, "sweep %s: interrupted; finished points are stored in %s: run again to resume\n",
+                std::fprintf(stderr,
+                             "sweep %s: interrupted; finished points are stored in %s: run again to resume\n",
                              spec.name.c_str(), db.c_str());
                 return kExitInterrupted;
             }
         } else {
-            std::fprintf(stderr, "sweep %s: all %zu points already stored in %s\n", spec.name.c_str(), points.size(),
-                         db.c_str());
+            std::fprintf(stderr, "sweep %s: all %zu points already stored in %s\n", spec.name.c_str(),
+                         points.size(), db.c_str());
         }
     }
 
@@ -239,8 +264,10 @@ int command_sweep(const std::vector<std::string>& args) {
 
     if (!export_format.empty()) {
         const std::string text = runs::export_results(spec, points, results, export_format);
-        if (output.empty() || output == "-") std::cout << text;
-        else write_file_atomically(output, text);
+        if (output.empty() || output == "-")
+            std::cout << text;
+        else
+            write_file_atomically(output, text);
         return 0;
     }
     if (!vm.count("quiet")) std::cout << runs::markdown_tables(spec, points, results);

@@ -45,7 +45,8 @@ std::string last_line(const std::string& text) {
     size_t end = text.find_last_not_of("\r\n \t");
     if (end == std::string::npos) return "";
     const size_t start = text.rfind('\n', end);
-    std::string line = text.substr(start == std::string::npos ? 0 : start + 1, end + 1 - (start == std::string::npos ? 0 : start + 1));
+    std::string line = text.substr(start == std::string::npos ? 0 : start + 1,
+                                   end + 1 - (start == std::string::npos ? 0 : start + 1));
     for (const char* prefix : {"pulpsim: error: ", "pulpsim: critical: "})
         if (line.rfind(prefix, 0) == 0) line = line.substr(std::strlen(prefix));
     for (char& c : line)
@@ -61,14 +62,15 @@ struct Running {
 
 // Starts `pulpsim run` on one point; its files are base.yaml (the resolved platform), base.json (the
 // report), base.out and base.err.
-pid_t spawn(const DesignPoint& point, const std::string& simulator, const std::string& base,
+pid_t spawn(const DesignPoint& point, const RunnerOptions& options, const std::string& base,
             const sigset_t& parent_mask) {
     {
         std::ofstream yaml(base + ".yaml", std::ios::binary);
         yaml << point.config_yaml;
-        if (!yaml) throw std::runtime_error(fmt::format("{}.yaml: cannot write: {}", base, std::strerror(errno)));
+        if (!yaml)
+            throw std::runtime_error(fmt::format("{}.yaml: cannot write: {}", base, std::strerror(errno)));
     }
-    std::vector<std::string> args = {simulator,
+    std::vector<std::string> args = {options.simulator,
                                      "run",
                                      "-q",
                                      "--platform",
@@ -84,8 +86,11 @@ pid_t spawn(const DesignPoint& point, const std::string& simulator, const std::s
     argv.push_back(nullptr);
     const std::string out = base + ".out", err = base + ".err";
 
+    // Whatever this process has buffered would otherwise be written twice.
+    std::fflush(nullptr);
     const pid_t pid = fork();
-    if (pid < 0) throw std::runtime_error(fmt::format("cannot start a simulator process: {}", std::strerror(errno)));
+    if (pid < 0)
+        throw std::runtime_error(fmt::format("cannot start a simulator process: {}", std::strerror(errno)));
     if (pid == 0) {
         // The point must not outlive the runner: a killed sweep leaves no orphans behind.
         prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -97,8 +102,14 @@ pid_t spawn(const DesignPoint& point, const std::string& simulator, const std::s
         dup2(in_fd, 0);
         dup2(out_fd, 1);
         dup2(err_fd, 2);
+        if (options.run_verb) {
+            const int code = options.run_verb(std::vector<std::string>(args.begin() + 2, args.end()));
+            std::fflush(nullptr);
+            _exit(code);
+        }
         execv(argv[0], argv.data());
-        const std::string msg = fmt::format("pulpsim: error: cannot run {}: {}\n", argv[0], std::strerror(errno));
+        const std::string msg =
+            fmt::format("pulpsim: error: cannot run {}: {}\n", argv[0], std::strerror(errno));
         (void)!write(2, msg.data(), msg.size());
         _exit(127);
     }
@@ -134,13 +145,16 @@ PointResult collect(const Running& r, int status) {
 } // namespace
 
 Progress::Progress(std::string label, size_t total, bool terminal)
-    : label_(std::move(label)), total_(total), terminal_(terminal), start_(now_seconds()), last_line_(start_) {}
+    : label_(std::move(label)), total_(total), terminal_(terminal), start_(now_seconds()),
+      last_line_(start_) {}
 
 void Progress::update(size_t done, size_t failed) {
     done_ = done;
     failed_ = failed;
-    if (terminal_) draw(false);
-    else if (now_seconds() - last_line_ >= 10) draw(true);
+    if (terminal_)
+        draw(false);
+    else if (now_seconds() - last_line_ >= 10)
+        draw(true);
 }
 
 void Progress::finish() {
@@ -155,18 +169,19 @@ void Progress::finish() {
 void Progress::draw(bool plain) {
     const double elapsed = now_seconds() - start_;
     std::string eta = "--:--";
-    if (done_ > 0 && done_ < total_) eta = clock_text(elapsed / static_cast<double>(done_) * static_cast<double>(total_ - done_));
+    if (done_ > 0 && done_ < total_)
+        eta = clock_text(elapsed / static_cast<double>(done_) * static_cast<double>(total_ - done_));
     if (done_ == total_) eta = "0:00";
     if (plain) {
-        std::fprintf(stderr, "%s: %zu/%zu points, %zu failed, elapsed %s, ETA %s\n", label_.c_str(), done_, total_,
-                     failed_, clock_text(elapsed).c_str(), eta.c_str());
+        std::fprintf(stderr, "%s: %zu/%zu points, %zu failed, elapsed %s, ETA %s\n", label_.c_str(), done_,
+                     total_, failed_, clock_text(elapsed).c_str(), eta.c_str());
         last_line_ = now_seconds();
     } else {
         constexpr size_t width = 28;
         const size_t filled = total_ ? done_ * width / total_ : width;
         std::fprintf(stderr, "\r%s [%s%s] %zu/%zu  failed %zu  elapsed %s  ETA %s \x1b[K", label_.c_str(),
-                     std::string(filled, '#').c_str(), std::string(width - filled, '.').c_str(), done_, total_,
-                     failed_, clock_text(elapsed).c_str(), eta.c_str());
+                     std::string(filled, '#').c_str(), std::string(width - filled, '.').c_str(), done_,
+                     total_, failed_, clock_text(elapsed).c_str(), eta.c_str());
         drawn_ = true;
     }
     std::fflush(stderr);
@@ -177,7 +192,8 @@ RunnerEnd run_points(const std::vector<const DesignPoint*>& points, const Runner
     const char* tmp = std::getenv("TMPDIR");
     std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/pulpsim-points-XXXXXX";
     if (!mkdtemp(pattern.data()))
-        throw std::runtime_error(fmt::format("{}: cannot create a work folder: {}", pattern, std::strerror(errno)));
+        throw std::runtime_error(
+            fmt::format("{}: cannot create a work folder: {}", pattern, std::strerror(errno)));
     const std::string work = pattern;
 
     // Children and interrupts arrive through one descriptor, so the loop can also tick the progress clock.
@@ -199,7 +215,7 @@ RunnerEnd run_points(const std::vector<const DesignPoint*>& points, const Runner
                 const DesignPoint* p = points[next];
                 const std::string base = fmt::format("{}/{}", work, next++);
                 const double start = now_seconds();
-                running.emplace(spawn(*p, options.simulator, base, old_mask), Running{p, base, start});
+                running.emplace(spawn(*p, options, base, old_mask), Running{p, base, start});
             }
             if (running.empty()) break;
             pollfd pfd{sfd, POLLIN, 0};

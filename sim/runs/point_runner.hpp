@@ -13,12 +13,12 @@ namespace pulpsim::runs {
 
 // Done / total, failed, elapsed and ETA: a redrawn bar on a terminal, otherwise a plain line now and then.
 class Progress {
-public:
+  public:
     Progress(std::string label, size_t total, bool terminal);
     void update(size_t done, size_t failed);
     void finish();
 
-private:
+  private:
     void draw(bool final_line);
 
     std::string label_;
@@ -30,10 +30,14 @@ private:
 };
 
 struct RunnerOptions {
-    std::string simulator;   // the pulpsim executable the points run with
-    unsigned jobs = 1;       // points at once
+    std::string simulator; // the pulpsim executable the points run with
+    // When set, each point's process is a fork of this one that calls `run_verb` with the arguments of
+    // `pulpsim run` (and exits with its status) instead of executing `simulator`: the same isolation, without
+    // paying the simulator's process start-up (dynamic linking, SystemC's static initialisation) per point.
+    std::function<int(const std::vector<std::string>&)> run_verb;
+    unsigned jobs = 1; // points at once
     bool show_progress = true;
-    bool terminal = false;   // progress as a redrawn bar
+    bool terminal = false; // progress as a redrawn bar
     std::string label = "sweep";
 };
 

@@ -14,8 +14,8 @@ namespace pulpsim::runs {
 namespace {
 
 // The whole-run figures kept next to each point, from the report's top level and blocks.
-const std::vector<std::string> kPointFigures = {"cycles",         "instret",        "macs",
-                                                "mac_per_cycle",  "tcdm_accesses",  "tcdm_conflicts",
+const std::vector<std::string> kPointFigures = {"cycles",         "instret",         "macs",
+                                                "mac_per_cycle",  "tcdm_accesses",   "tcdm_conflicts",
                                                 "fpu_contention", "dma_busy_cycles", "dma_utilisation"};
 
 bool is_text_metric(const std::string& m) {
@@ -43,7 +43,7 @@ std::string now_utc() {
 }
 
 class Statement {
-public:
+  public:
     Statement(sqlite3* db, const std::string& sql, const std::string& path) : db_(db) {
         if (sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt_, nullptr) != SQLITE_OK)
             throw std::runtime_error(fmt::format("{}: {}", path, sqlite3_errmsg(db)));
@@ -53,9 +53,12 @@ public:
     Statement& operator=(const Statement&) = delete;
 
     void bind(int i, const Value& v) {
-        if (std::holds_alternative<std::monostate>(v)) sqlite3_bind_null(stmt_, i);
-        else if (auto n = std::get_if<int64_t>(&v)) sqlite3_bind_int64(stmt_, i, *n);
-        else if (auto d = std::get_if<double>(&v)) sqlite3_bind_double(stmt_, i, *d);
+        if (std::holds_alternative<std::monostate>(v))
+            sqlite3_bind_null(stmt_, i);
+        else if (auto n = std::get_if<int64_t>(&v))
+            sqlite3_bind_int64(stmt_, i, *n);
+        else if (auto d = std::get_if<double>(&v))
+            sqlite3_bind_double(stmt_, i, *d);
         else {
             const auto& s = std::get<std::string>(v);
             sqlite3_bind_text(stmt_, i, s.data(), static_cast<int>(s.size()), SQLITE_TRANSIENT);
@@ -74,7 +77,7 @@ public:
     }
     sqlite3_stmt* get() { return stmt_; }
 
-private:
+  private:
     sqlite3* db_;
     sqlite3_stmt* stmt_ = nullptr;
 };
@@ -92,7 +95,7 @@ Value column_value(sqlite3_stmt* s, int i) {
 
 // A rollback unless committed: a failure half-way through a point leaves nothing of it.
 class Transaction {
-public:
+  public:
     Transaction(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) { run("BEGIN IMMEDIATE"); }
     ~Transaction() {
         if (!done_) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
@@ -104,7 +107,7 @@ public:
         done_ = true;
     }
 
-private:
+  private:
     void run(const char* sql) {
         char* err = nullptr;
         if (sqlite3_exec(db_, sql, nullptr, nullptr, &err) != SQLITE_OK) {
@@ -137,7 +140,8 @@ std::string to_text(const Value& v) {
 }
 
 ResultsStore::ResultsStore(const std::string& path) : path_(path) {
-    if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) != SQLITE_OK) {
+    if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) !=
+        SQLITE_OK) {
         const std::string why = db_ ? sqlite3_errmsg(db_) : "out of memory";
         sqlite3_close(db_);
         throw std::runtime_error(fmt::format("{}: cannot open the results database: {}", path, why));
@@ -180,8 +184,9 @@ void ResultsStore::create_schema() {
     exec("CREATE TABLE IF NOT EXISTS regions ("
          " point_id TEXT NOT NULL REFERENCES points(id) ON DELETE CASCADE, name TEXT NOT NULL,"
          " PRIMARY KEY (point_id, name))");
-    exec("CREATE TABLE IF NOT EXISTS sweeps (name TEXT PRIMARY KEY, spec_path TEXT, spec TEXT, points INTEGER,"
-         " updated_at TEXT)");
+    exec(
+        "CREATE TABLE IF NOT EXISTS sweeps (name TEXT PRIMARY KEY, spec_path TEXT, spec TEXT, points INTEGER,"
+        " updated_at TEXT)");
     exec("CREATE TABLE IF NOT EXISTS sweep_points (sweep TEXT NOT NULL, ordinal INTEGER NOT NULL,"
          " point_id TEXT NOT NULL, PRIMARY KEY (sweep, ordinal))");
     exec("CREATE INDEX IF NOT EXISTS sweep_points_by_point ON sweep_points(point_id)");
@@ -194,10 +199,12 @@ void ResultsStore::create_schema() {
             cols.insert(std::get<std::string>(row[0]));
         return cols;
     };
-    auto add_columns = [&](const std::string& table, const std::vector<std::pair<std::string, std::string>>& cols) {
+    auto add_columns = [&](const std::string& table,
+                           const std::vector<std::pair<std::string, std::string>>& cols) {
         const auto have = existing(table);
         for (const auto& [name, type] : cols)
-            if (!have.count(name)) exec(fmt::format("ALTER TABLE {} ADD COLUMN {} {}", table, sql_name(name), type));
+            if (!have.count(name))
+                exec(fmt::format("ALTER TABLE {} ADD COLUMN {} {}", table, sql_name(name), type));
     };
     std::vector<std::pair<std::string, std::string>> point_cols;
     for (const auto& f : kPointFigures)
@@ -251,7 +258,8 @@ std::set<std::string> ResultsStore::finished(const std::vector<std::string>& ids
     return out;
 }
 
-void ResultsStore::put(const DesignPoint& point, const std::string& simulator_version, const PointResult& result) {
+void ResultsStore::put(const DesignPoint& point, const std::string& simulator_version,
+                       const PointResult& result) {
     nlohmann::json report;
     if (!result.report.empty()) {
         try {
@@ -309,7 +317,8 @@ void ResultsStore::put(const DesignPoint& point, const std::string& simulator_ve
         Statement del(db_, "DELETE FROM regions WHERE point_id = ?", path_);
         del.bind(1, point.id);
         del.step(path_);
-        Statement ins(db_, fmt::format("INSERT OR REPLACE INTO points ({}) VALUES ({})", names, marks), path_);
+        Statement ins(db_, fmt::format("INSERT OR REPLACE INTO points ({}) VALUES ({})", names, marks),
+                      path_);
         for (size_t i = 0; i < cols.size(); ++i)
             ins.bind(static_cast<int>(i + 1), cols[i].second);
         ins.step(path_);
@@ -320,7 +329,8 @@ void ResultsStore::put(const DesignPoint& point, const std::string& simulator_ve
             rnames += ", " + sql_name(m);
             rmarks += ", ?";
         }
-        Statement ins(db_, fmt::format("INSERT OR REPLACE INTO regions ({}) VALUES ({})", rnames, rmarks), path_);
+        Statement ins(db_, fmt::format("INSERT OR REPLACE INTO regions ({}) VALUES ({})", rnames, rmarks),
+                      path_);
         for (const auto& r : report["regions"]) {
             int i = 1;
             ins.bind(i++, point.id);
@@ -330,9 +340,12 @@ void ResultsStore::put(const DesignPoint& point, const std::string& simulator_ve
             const auto& dma = r.contains("dma") ? r["dma"] : none;
             for (const auto& m : region_metrics()) {
                 Value v;
-                if (m.rfind("stall_", 0) == 0) v = json_number(stalls, m.c_str() + 6);
-                else if (m.rfind("dma_", 0) == 0) v = json_number(dma, m.c_str() + 4);
-                else v = json_number(r, m.c_str());
+                if (m.rfind("stall_", 0) == 0)
+                    v = json_number(stalls, m.c_str() + 6);
+                else if (m.rfind("dma_", 0) == 0)
+                    v = json_number(dma, m.c_str() + 4);
+                else
+                    v = json_number(r, m.c_str());
                 ins.bind(i++, v);
             }
             ins.step(path_);
@@ -354,7 +367,8 @@ void ResultsStore::record_sweep(const SweepSpec& spec, const std::vector<DesignP
     Transaction tx(db_, path_);
     {
         Statement up(db_,
-                     "INSERT OR REPLACE INTO sweeps (name, spec_path, spec, points, updated_at) VALUES (?, ?, ?, ?, ?)",
+                     "INSERT OR REPLACE INTO sweeps (name, spec_path, spec, points, updated_at) VALUES (?, "
+                     "?, ?, ?, ?)",
                      path_);
         up.bind(1, spec.name);
         up.bind(2, spec.path);

@@ -28,10 +28,10 @@ struct SweepSpec;
 // What running a point gave.
 struct PointResult {
     bool ok = false;
-    int exit_code = 0;   // the simulator's exit status; 128 + n when killed by signal n
+    int exit_code = 0;      // the simulator's exit status; 128 + n when killed by signal n
     bool signalled = false; // killed by a signal: not a property of the point, run again next time
-    std::string error;   // one line, empty when ok
-    std::string report;  // the JSON report as the simulator wrote it (may be empty on failure)
+    std::string error;      // one line, empty when ok
+    std::string report;     // the JSON report as the simulator wrote it (may be empty on failure)
     double host_seconds = 0;
 };
 
@@ -43,7 +43,7 @@ struct QueryResult {
 std::string to_text(const Value& v);
 
 class ResultsStore {
-public:
+  public:
     // Opens (creating if needed) the database; a one-line error naming the file if it cannot.
     explicit ResultsStore(const std::string& path);
     ~ResultsStore();
@@ -61,7 +61,7 @@ public:
 
     QueryResult query(const std::string& sql, const std::vector<Value>& binds = {}) const;
 
-private:
+  private:
     void exec(const std::string& sql) const;
     void create_schema();
 

@@ -166,7 +166,8 @@ std::string slurm_submit(const SlurmOptions& options, const std::vector<const De
 }
 
 size_t slurm_worker(const std::string& dir, unsigned task, const std::string& simulator,
-                    const std::string& simulator_version, unsigned jobs) {
+                    const std::string& simulator_version, unsigned jobs,
+                    const std::function<int(const std::vector<std::string>&)>& run_verb) {
     const fs::path root = dir;
     nlohmann::json manifest;
     try {
@@ -198,6 +199,7 @@ size_t slurm_worker(const std::string& dir, unsigned task, const std::string& si
         order.push_back(&p);
     RunnerOptions options;
     options.simulator = simulator;
+    options.run_verb = run_verb;
     options.jobs = jobs;
     options.show_progress = false;
     size_t failed = 0;

@@ -5,6 +5,7 @@
 // is Slurm's own (sbatch, squeue), nothing here stands in for it.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,7 @@ std::string slurm_submit(const SlurmOptions& options, const std::vector<const De
 // Inside an array task: runs task `task`'s slice of the manifest in dir (results already written are
 // skipped, so a requeued task resumes). Returns the number of points that failed.
 size_t slurm_worker(const std::string& dir, unsigned task, const std::string& simulator,
-                    const std::string& simulator_version, unsigned jobs);
+                    const std::string& simulator_version, unsigned jobs,
+                    const std::function<int(const std::vector<std::string>&)>& run_verb);
 
 } // namespace pulpsim::runs

@@ -66,17 +66,17 @@ std::string suggestion(const std::string& word, const std::vector<std::string>& 
     return best ? fmt::format(" (did you mean '{}'?)", *best) : "";
 }
 
-const std::vector<std::string> kTopKeys = {"name",    "description", "program", "platform", "set",
+const std::vector<std::string> kTopKeys = {"name",    "description", "program", "platform",   "set",
                                            "grid",    "zip",         "exclude", "max_cycles", "regions",
                                            "metrics", "table",       "plots"};
 const std::vector<std::string> kTableKeys = {"rows", "columns", "value", "facets"};
-const std::vector<std::string> kPlotKeys = {"kind",   "x",      "y",      "value", "series", "facets",
-                                            "region", "baseline", "file", "title"};
+const std::vector<std::string> kPlotKeys = {"kind",   "x",      "y",        "value", "series",
+                                            "facets", "region", "baseline", "file",  "title"};
 const std::vector<std::string> kPlotKinds = {"line", "heatmap", "bars"};
 
 // Reads one file's YAML and remembers where it came from, so that every message names file and line.
 class SpecReader {
-public:
+  public:
     explicit SpecReader(std::string path) : path_(std::move(path)) {}
 
     [[noreturn]] void fail_at(const YAML::Node& n, const std::string& message) const {
@@ -95,25 +95,27 @@ public:
     std::vector<std::string> scalars(const YAML::Node& n, const std::string& what) const {
         std::vector<std::string> out;
         if (n.IsScalar()) return {n.Scalar()};
-        if (!n.IsSequence()) fail_at(n, fmt::format("{} expects a value or a list, got {}", what, node_kind(n)));
+        if (!n.IsSequence())
+            fail_at(n, fmt::format("{} expects a value or a list, got {}", what, node_kind(n)));
         for (const auto& item : n)
             out.push_back(scalar(item, what));
         if (out.empty()) fail_at(n, fmt::format("{} is an empty list", what));
         return out;
     }
 
-    void check_keys(const YAML::Node& map, const std::vector<std::string>& known, const std::string& where) const {
+    void check_keys(const YAML::Node& map, const std::vector<std::string>& known,
+                    const std::string& where) const {
         std::set<std::string> seen;
         for (const auto& entry : map) {
             const std::string key = scalar(entry.first, where + " key");
             if (std::find(known.begin(), known.end(), key) == known.end())
-                fail_at(entry.first, fmt::format("unknown key '{}' in {}{}", shown(key), where,
-                                                 suggestion(key, known)));
+                fail_at(entry.first,
+                        fmt::format("unknown key '{}' in {}{}", shown(key), where, suggestion(key, known)));
             if (!seen.insert(key).second) fail_at(entry.first, fmt::format("key '{}' given twice", key));
         }
     }
 
-private:
+  private:
     std::string path_;
 };
 
@@ -133,7 +135,8 @@ bool same_value(const std::string& a, const std::string& b) {
 
 const std::vector<std::string>& region_metrics() {
     static const std::vector<std::string> metrics = [] {
-        std::vector<std::string> m = {"count", "cycles", "instret", "macs", "mac_per_cycle", "fpu_utilisation"};
+        std::vector<std::string> m = {"count", "cycles",        "instret",
+                                      "macs",  "mac_per_cycle", "fpu_utilisation"};
         for (unsigned k = 0; k < static_cast<unsigned>(StallKind::Count); ++k)
             m.push_back(std::string("stall_") + stall_name(static_cast<StallKind>(k)));
         for (const char* d : {"dma_bytes_in", "dma_bytes_out", "dma_busy_cycles", "dma_exposed_wait_cycles",
@@ -162,13 +165,15 @@ SweepSpec load_sweep_spec(const std::string& path) {
         fail(fmt::format("{}:{}:{}: malformed YAML: {}", path, e.mark.line + 1, e.mark.column + 1, e.msg));
     }
     const SpecReader r(path);
-    if (!root.IsMap()) r.fail_at(root, fmt::format("expected a sweep (program:, grid:, ...), got {}", node_kind(root)));
+    if (!root.IsMap())
+        r.fail_at(root, fmt::format("expected a sweep (program:, grid:, ...), got {}", node_kind(root)));
     r.check_keys(root, kTopKeys, "the sweep");
 
     spec.name = std::filesystem::path(path).stem().string();
     if (root["name"]) spec.name = r.scalar(root["name"], "name");
-    if (spec.name.empty() || spec.name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") !=
-                                 std::string::npos)
+    if (spec.name.empty() ||
+        spec.name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") !=
+            std::string::npos)
         r.fail_at(root["name"] ? root["name"] : root,
                   fmt::format("name '{}' must be letters, digits, '.', '_' or '-'", shown(spec.name)));
 
@@ -180,8 +185,9 @@ SweepSpec load_sweep_spec(const std::string& path) {
         const std::string& p = spec.programs[i];
         const YAML::Node at = program_node.IsSequence() ? program_node[i] : program_node;
         if (!std::filesystem::is_regular_file(p, ec))
-            r.fail_at(at, fmt::format("program '{}': {}", shown(p),
-                                      std::filesystem::exists(p, ec) ? "not a regular file" : "no such file"));
+            r.fail_at(at,
+                      fmt::format("program '{}': {}", shown(p),
+                                  std::filesystem::exists(p, ec) ? "not a regular file" : "no such file"));
         try {
             ElfImage::load(p);
         } catch (const std::exception& e) {
@@ -209,13 +215,15 @@ SweepSpec load_sweep_spec(const std::string& path) {
             r.fail_at(key_node, fmt::format("{}: '{}' is not a key of the platform{}", section, shown(key),
                                             suggestion(key, platform_keys())));
         if (auto it = key_lines.find(key); it != key_lines.end())
-            r.fail_at(key_node, fmt::format("{}: key '{}' is already given on line {}", section, key, it->second));
+            r.fail_at(key_node,
+                      fmt::format("{}: key '{}' is already given on line {}", section, key, it->second));
         key_lines[key] = line_of(key_node);
         return key;
     };
 
     if (const YAML::Node set = root["set"]) {
-        if (!set.IsMap()) r.fail_at(set, fmt::format("set expects `key: value` lines, got {}", node_kind(set)));
+        if (!set.IsMap())
+            r.fail_at(set, fmt::format("set expects `key: value` lines, got {}", node_kind(set)));
         for (const auto& entry : set) {
             const std::string key = claim_key(entry.first, "set");
             spec.fixed.emplace_back(key, r.scalar(entry.second, fmt::format("set: key '{}'", key)));
@@ -226,27 +234,31 @@ SweepSpec load_sweep_spec(const std::string& path) {
         axis.key = claim_key(key_node, section);
         axis.line = line_of(key_node);
         if (!values.IsSequence())
-            r.fail_at(values, fmt::format("{}: key '{}' expects a list of values ([a, b, ...]), got {}{}", section,
-                                          axis.key, node_kind(values),
+            r.fail_at(values, fmt::format("{}: key '{}' expects a list of values ([a, b, ...]), got {}{}",
+                                          section, axis.key, node_kind(values),
                                           values.IsScalar() ? " (a single value belongs in set:)" : ""));
-        if (values.size() == 0) r.fail_at(key_node, fmt::format("{}: key '{}' is an empty axis", section, axis.key));
+        if (values.size() == 0)
+            r.fail_at(key_node, fmt::format("{}: key '{}' is an empty axis", section, axis.key));
         for (const auto& v : values) {
             const std::string text = r.scalar(v, fmt::format("{}: key '{}'", section, axis.key));
             for (const auto& seen : axis.values)
                 if (same_value(seen, text))
-                    r.fail_at(v, fmt::format("{}: key '{}' lists the value '{}' twice", section, axis.key, shown(text)));
+                    r.fail_at(v, fmt::format("{}: key '{}' lists the value '{}' twice", section, axis.key,
+                                             shown(text)));
             axis.values.push_back(text);
         }
         return axis;
     };
     if (const YAML::Node grid = root["grid"]) {
-        if (!grid.IsMap()) r.fail_at(grid, fmt::format("grid expects `key: [values]` lines, got {}", node_kind(grid)));
+        if (!grid.IsMap())
+            r.fail_at(grid, fmt::format("grid expects `key: [values]` lines, got {}", node_kind(grid)));
         for (const auto& entry : grid)
             spec.axes.push_back(read_axis(entry.first, entry.second, "grid"));
     }
     if (const YAML::Node zip = root["zip"]) {
         std::vector<YAML::Node> groups;
-        if (zip.IsMap()) groups.push_back(zip);
+        if (zip.IsMap())
+            groups.push_back(zip);
         else if (zip.IsSequence())
             for (const auto& g : zip)
                 groups.push_back(g);
@@ -255,15 +267,17 @@ SweepSpec load_sweep_spec(const std::string& path) {
                                        node_kind(zip)));
         for (const auto& group : groups) {
             if (!group.IsMap() || group.size() == 0)
-                r.fail_at(group, "a zip group expects `key: [values]` lines whose lists have the same length");
+                r.fail_at(group,
+                          "a zip group expects `key: [values]` lines whose lists have the same length");
             std::vector<std::string> keys;
             size_t length = 0;
             for (const auto& entry : group) {
                 Axis axis = read_axis(entry.first, entry.second, "zip");
                 if (!keys.empty() && axis.values.size() != length)
-                    r.fail_at(entry.first, fmt::format("zip: key '{}' has {} values but '{}' has {}: keys that "
-                                                       "vary together need lists of one length",
-                                                       axis.key, axis.values.size(), keys.front(), length));
+                    r.fail_at(entry.first,
+                              fmt::format("zip: key '{}' has {} values but '{}' has {}: keys that "
+                                          "vary together need lists of one length",
+                                          axis.key, axis.values.size(), keys.front(), length));
                 length = axis.values.size();
                 keys.push_back(axis.key);
                 spec.axes.push_back(std::move(axis));
@@ -282,10 +296,13 @@ SweepSpec load_sweep_spec(const std::string& path) {
         axis_names.push_back(a.key);
 
     if (const YAML::Node ex = root["exclude"]) {
-        if (!ex.IsSequence()) r.fail_at(ex, "exclude expects a list of `{key: value, ...}` points to leave out");
+        if (!ex.IsSequence())
+            r.fail_at(ex, "exclude expects a list of `{key: value, ...}` points to leave out");
         for (const auto& item : ex) {
             if (!item.IsMap() || item.size() == 0)
-                r.fail_at(item, "an exclude entry expects `{key: value, ...}` (the points having all these values)");
+                r.fail_at(
+                    item,
+                    "an exclude entry expects `{key: value, ...}` (the points having all these values)");
             std::map<std::string, std::string> match;
             for (const auto& entry : item) {
                 const std::string key = r.scalar(entry.first, "exclude key");
@@ -300,7 +317,8 @@ SweepSpec load_sweep_spec(const std::string& path) {
 
     if (const YAML::Node mc = root["max_cycles"]) {
         const auto v = parse_size(r.scalar(mc, "max_cycles"));
-        if (!v || *v == 0) r.fail_at(mc, fmt::format("max_cycles expects a positive integer, got '{}'", shown(mc.Scalar())));
+        if (!v || *v == 0)
+            r.fail_at(mc, fmt::format("max_cycles expects a positive integer, got '{}'", shown(mc.Scalar())));
         spec.max_cycles = *v;
     }
     if (const YAML::Node regions = root["regions"]) spec.regions = r.scalars(regions, "regions");
@@ -312,9 +330,10 @@ SweepSpec load_sweep_spec(const std::string& path) {
             r.fail_at(n, fmt::format("{}: '{}' is not a metric{}", what, shown(m), suggestion(m, metrics)));
         return m;
     };
+    // Tables and plots may also lay out the perf regions, as if they were one more axis.
     auto check_axis = [&](const YAML::Node& n, const std::string& what) {
         const std::string k = r.scalar(n, what);
-        if (!is_axis(k))
+        if (k != "region" && !is_axis(k))
             r.fail_at(n, fmt::format("{}: '{}' is not a swept key{}", what, shown(k),
                                      axis_names.empty() ? std::string(" (the sweep has no axes)")
                                                         : suggestion(k, axis_names)));
@@ -332,7 +351,8 @@ SweepSpec load_sweep_spec(const std::string& path) {
     spec.metrics = {"cycles", "mac_per_cycle", "dma_verdict"};
     if (const YAML::Node m = root["metrics"]) {
         spec.metrics.clear();
-        if (m.IsScalar()) spec.metrics.push_back(check_metric(m, "metrics"));
+        if (m.IsScalar())
+            spec.metrics.push_back(check_metric(m, "metrics"));
         else if (m.IsSequence() && m.size() > 0)
             for (const auto& item : m)
                 spec.metrics.push_back(check_metric(item, "metrics"));
@@ -360,8 +380,8 @@ SweepSpec load_sweep_spec(const std::string& path) {
             if (!p["kind"]) r.fail_at(p, "a plot needs kind: line, heatmap or bars");
             plot.kind = r.scalar(p["kind"], "plot kind");
             if (std::find(kPlotKinds.begin(), kPlotKinds.end(), plot.kind) == kPlotKinds.end())
-                r.fail_at(p["kind"], fmt::format("plot kind '{}' is not line, heatmap or bars{}", shown(plot.kind),
-                                                 suggestion(plot.kind, kPlotKinds)));
+                r.fail_at(p["kind"], fmt::format("plot kind '{}' is not line, heatmap or bars{}",
+                                                 shown(plot.kind), suggestion(plot.kind, kPlotKinds)));
             if (!p["x"]) r.fail_at(p, fmt::format("a {} plot needs x: (a swept key)", plot.kind));
             plot.x = check_axis(p["x"], "plot x");
             if (plot.kind == "heatmap") {
@@ -370,15 +390,19 @@ SweepSpec load_sweep_spec(const std::string& path) {
                 plot.value = p["value"] ? check_metric(p["value"], "plot value") : "mac_per_cycle";
                 if (p["series"]) r.fail_at(p["series"], "a heatmap has no series: (its colour is the value)");
             } else {
-                if (p["y"]) plot.value = check_metric(p["y"], "plot y");
-                else if (p["value"]) plot.value = check_metric(p["value"], "plot value");
-                else plot.value = "mac_per_cycle";
+                if (p["y"])
+                    plot.value = check_metric(p["y"], "plot y");
+                else if (p["value"])
+                    plot.value = check_metric(p["value"], "plot value");
+                else
+                    plot.value = "mac_per_cycle";
                 if (p["series"]) plot.series = check_axis(p["series"], "plot series");
             }
             if (p["facets"]) plot.facets = axis_list(p["facets"], "plot facets");
             if (p["region"]) plot.region = r.scalar(p["region"], "plot region");
             if (const YAML::Node b = p["baseline"]) {
-                if (plot.kind != "bars") r.fail_at(b, "baseline: belongs to bars plots (speed-up over a point)");
+                if (plot.kind != "bars")
+                    r.fail_at(b, "baseline: belongs to bars plots (speed-up over a point)");
                 if (!b.IsMap()) r.fail_at(b, "baseline expects `{key: value, ...}`");
                 for (const auto& entry : b)
                     plot.baseline[check_axis(entry.first, "plot baseline")] =
@@ -413,9 +437,8 @@ std::vector<DesignPoint> expand_points(const SweepSpec& spec, const std::string&
         dims.push_back(std::move(programs));
     }
     auto in_zip = [&](const std::string& key) {
-        return std::any_of(spec.zip_groups.begin(), spec.zip_groups.end(), [&](const auto& g) {
-            return std::find(g.begin(), g.end(), key) != g.end();
-        });
+        return std::any_of(spec.zip_groups.begin(), spec.zip_groups.end(),
+                           [&](const auto& g) { return std::find(g.begin(), g.end(), key) != g.end(); });
     };
     for (const auto& a : spec.axes)
         if (!in_zip(a.key)) {
@@ -427,7 +450,8 @@ std::vector<DesignPoint> expand_points(const SweepSpec& spec, const std::string&
     for (const auto& group : spec.zip_groups) {
         std::vector<const Axis*> members;
         for (const auto& key : group)
-            members.push_back(&*std::find_if(spec.axes.begin(), spec.axes.end(), [&](const Axis& a) { return a.key == key; }));
+            members.push_back(&*std::find_if(spec.axes.begin(), spec.axes.end(),
+                                             [&](const Axis& a) { return a.key == key; }));
         std::vector<Assignment> values(members.front()->values.size());
         for (size_t i = 0; i < values.size(); ++i)
             for (const Axis* m : members)
@@ -482,7 +506,8 @@ std::vector<DesignPoint> expand_points(const SweepSpec& spec, const std::string&
                 for (const auto& [k, v] : point.axes)
                     where += fmt::format("{}{}={}", where.empty() ? "" : ", ", k, v);
                 const std::string hint =
-                    point.axes.size() > 1 ? "; leave it out with exclude: or vary the keys together with zip:" : "";
+                    point.axes.size() > 1 ? "; leave it out with exclude: or vary the keys together with zip:"
+                                          : "";
                 fail(fmt::format("{}:{}: key '{}': {} (point {}{})", spec.path, line, key, message,
                                  where.empty() ? "of set:" : where, hint));
             }

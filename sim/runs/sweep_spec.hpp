@@ -21,8 +21,8 @@ struct Axis {
 
 // `table:` of a sweep file: one markdown table per value of the facet keys.
 struct TableSpec {
-    std::vector<std::string> rows;   // keys whose value combinations make the rows
-    std::string columns;             // a key whose values make the columns ("" = one column)
+    std::vector<std::string> rows; // keys whose value combinations make the rows
+    std::string columns;           // a key whose values make the columns ("" = one column)
     std::string value = "mac_per_cycle";
     std::vector<std::string> facets; // one table per combination of these keys
 };
@@ -42,11 +42,11 @@ struct SweepSpec {
     std::string path;
     std::string name; // `name:`, or the file name without extension
     std::vector<std::string> programs;
-    std::string platform_file; // "" = the built-in pulp-open
+    std::string platform_file;                              // "" = the built-in pulp-open
     std::vector<std::pair<std::string, std::string>> fixed; // `set:`, in file order
-    std::vector<Axis> axes;                                  // grid axes, then zip groups flattened
-    std::vector<std::vector<std::string>> zip_groups;        // keys of each zip group
-    std::map<std::string, int> key_lines;                    // line of each set:/grid:/zip: key
+    std::vector<Axis> axes;                                 // grid axes, then zip groups flattened
+    std::vector<std::vector<std::string>> zip_groups;       // keys of each zip group
+    std::map<std::string, int> key_lines;                   // line of each set:/grid:/zip: key
     std::vector<std::map<std::string, std::string>> excludes;
     uint64_t max_cycles = 10'000'000'000ULL;
     std::vector<std::string> regions; // empty = all

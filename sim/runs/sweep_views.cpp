@@ -54,16 +54,6 @@ std::string md_rule(size_t n) {
     return out + "\n";
 }
 
-// The distinct values of a key among the points, in sweep order.
-std::vector<std::string> values_of(const std::vector<const DesignPoint*>& points, const std::string& key) {
-    std::vector<std::string> out;
-    for (const DesignPoint* p : points) {
-        const std::string v = axis_value(*p, key);
-        if (std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
-    }
-    return out;
-}
-
 std::string cell_text(const SweepResults& results, const DesignPoint& p, const std::string& region,
                       const std::string& metric, bool* dma_bound) {
     const auto it = results.points.find(p.id);
@@ -92,7 +82,8 @@ std::string csv_field(const std::string& s) {
 
 SweepResults load_sweep_results(const ResultsStore& store, const std::string& sweep) {
     SweepResults out;
-    const QueryResult q = store.query("SELECT * FROM results WHERE sweep = ? ORDER BY ordinal, rowid", {sweep});
+    const QueryResult q =
+        store.query("SELECT * FROM results WHERE sweep = ? ORDER BY ordinal, rowid", {sweep});
     std::map<std::string, size_t> col;
     for (size_t i = 0; i < q.columns.size(); ++i)
         col[q.columns[i]] = i;
@@ -154,60 +145,78 @@ std::string markdown_tables(const SweepSpec& spec, const std::vector<DesignPoint
         return out;
     }
 
-    const TableSpec& t = spec.table;
-    std::vector<const DesignPoint*> all;
-    for (const auto& p : points)
-        all.push_back(&p);
-    // Facet combinations in sweep order.
-    std::vector<std::vector<std::string>> facet_values;
-    for (const DesignPoint* p : all) {
-        std::vector<std::string> f;
-        for (const auto& k : t.facets)
-            f.push_back(axis_value(*p, k));
-        if (std::find(facet_values.begin(), facet_values.end(), f) == facet_values.end()) facet_values.push_back(f);
-    }
+    // Cells are (point, region) items; regions are one more key, a facet unless the table places them.
+    TableSpec t = spec.table;
+    auto uses = [&](const std::string& k) {
+        return t.columns == k || std::find(t.rows.begin(), t.rows.end(), k) != t.rows.end() ||
+               std::find(t.facets.begin(), t.facets.end(), k) != t.facets.end();
+    };
+    if (!uses("region")) t.facets.insert(t.facets.begin(), "region");
+    struct Item {
+        const DesignPoint* point;
+        std::string region;
+    };
     const auto regions = shown_regions(spec, points, results);
-    const std::vector<std::string> columns =
-        t.columns.empty() ? std::vector<std::string>{""} : values_of(all, t.columns);
-    for (const auto& region : regions)
-        for (const auto& facet : facet_values) {
-            std::vector<const DesignPoint*> subset;
-            for (const DesignPoint* p : all) {
-                bool match = true;
-                for (size_t i = 0; i < t.facets.size(); ++i)
-                    match = match && axis_value(*p, t.facets[i]) == facet[i];
-                if (match) subset.push_back(p);
-            }
-            std::string title = fmt::format("{} of region {}", t.value, region);
-            for (size_t i = 0; i < t.facets.size(); ++i)
-                title += fmt::format(", {} = {}", t.facets[i], facet[i]);
-            out.append(out.empty() ? "" : "\n").append(title).append("\n\n");
-            std::vector<std::string> header = t.rows;
-            for (const auto& c : columns)
-                header.push_back(t.columns.empty() ? t.value : fmt::format("{}={}", t.columns, c));
-            out += md_row(header) + md_rule(header.size());
-            std::vector<std::vector<std::string>> row_values;
-            for (const DesignPoint* p : subset) {
-                std::vector<std::string> rv;
-                for (const auto& k : t.rows)
-                    rv.push_back(axis_value(*p, k));
-                if (std::find(row_values.begin(), row_values.end(), rv) == row_values.end()) row_values.push_back(rv);
-            }
-            for (const auto& rv : row_values) {
-                std::vector<std::string> row = rv;
-                for (const auto& c : columns) {
-                    std::vector<std::string> cell_texts;
-                    for (const DesignPoint* p : subset) {
-                        bool match = t.columns.empty() || axis_value(*p, t.columns) == c;
-                        for (size_t i = 0; i < t.rows.size(); ++i)
-                            match = match && axis_value(*p, t.rows[i]) == rv[i];
-                        if (match) cell_texts.push_back(cell_text(results, *p, region, t.value, &any_dma_bound));
-                    }
-                    row.push_back(cell_texts.empty() ? "" : fmt::format("{}", fmt::join(cell_texts, " / ")));
-                }
-                out += md_row(row);
-            }
+    std::vector<Item> items;
+    for (const auto& p : points) {
+        const auto it = results.points.find(p.id);
+        const bool ok = it != results.points.end() && it->second.status == "ok";
+        for (const auto& region : regions)
+            if (!ok || it->second.regions.count(region)) items.push_back({&p, region});
+    }
+    auto key_of = [](const Item& item, const std::string& k) {
+        return k == "region" ? item.region : axis_value(*item.point, k);
+    };
+    auto distinct = [&](const std::vector<const Item*>& subset, const std::vector<std::string>& keys) {
+        std::vector<std::vector<std::string>> out;
+        for (const Item* item : subset) {
+            std::vector<std::string> v;
+            for (const auto& k : keys)
+                v.push_back(key_of(*item, k));
+            if (std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
         }
+        return out;
+    };
+    auto select = [&](const std::vector<const Item*>& from, const std::vector<std::string>& keys,
+                      const std::vector<std::string>& values) {
+        std::vector<const Item*> out;
+        for (const Item* item : from) {
+            bool match = true;
+            for (size_t i = 0; i < keys.size(); ++i)
+                match = match && key_of(*item, keys[i]) == values[i];
+            if (match) out.push_back(item);
+        }
+        return out;
+    };
+    std::vector<const Item*> all;
+    for (const auto& item : items)
+        all.push_back(&item);
+    const std::vector<std::string> column_keys =
+        t.columns.empty() ? std::vector<std::string>{} : std::vector<std::string>{t.columns};
+    for (const auto& facet : distinct(all, t.facets)) {
+        const auto subset = select(all, t.facets, facet);
+        std::string title = t.value;
+        for (size_t i = 0; i < t.facets.size(); ++i)
+            title += fmt::format(", {} = {}", t.facets[i], facet[i]);
+        out.append(out.empty() ? "" : "\n").append(title).append("\n\n");
+        const auto columns = distinct(subset, column_keys);
+        std::vector<std::string> header = t.rows;
+        for (const auto& c : columns)
+            header.push_back(t.columns.empty() ? t.value : fmt::format("{}={}", t.columns, c[0]));
+        out += md_row(header) + md_rule(header.size());
+        for (const auto& rv : distinct(subset, t.rows)) {
+            const auto in_row = select(subset, t.rows, rv);
+            std::vector<std::string> row = rv;
+            for (const auto& c : columns) {
+                std::vector<std::string> cell_texts;
+                for (const Item* item : select(in_row, column_keys, c))
+                    cell_texts.push_back(
+                        cell_text(results, *item->point, item->region, t.value, &any_dma_bound));
+                row.push_back(fmt::format("{}", fmt::join(cell_texts, " / ")));
+            }
+            out += md_row(row);
+        }
+    }
     if (any_dma_bound) out += "\n* = DMA-bound (the DMA was busy longer than the cores computed)\n";
     return out;
 }
@@ -258,10 +267,14 @@ std::string export_results(const SweepSpec& spec, const std::vector<DesignPoint>
             j["region"] = r.region;
             for (const auto& m : metrics) {
                 const Value v = r.metrics ? r.metrics->at(m) : Value{};
-                if (auto n = std::get_if<int64_t>(&v)) j[m] = *n;
-                else if (auto d = std::get_if<double>(&v)) j[m] = *d;
-                else if (auto s = std::get_if<std::string>(&v)) j[m] = *s;
-                else j[m] = nullptr;
+                if (auto n = std::get_if<int64_t>(&v))
+                    j[m] = *n;
+                else if (auto d = std::get_if<double>(&v))
+                    j[m] = *d;
+                else if (auto s = std::get_if<std::string>(&v))
+                    j[m] = *s;
+                else
+                    j[m] = nullptr;
             }
             arr.push_back(std::move(j));
         }

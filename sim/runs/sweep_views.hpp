@@ -16,8 +16,8 @@ struct SweepResults {
     struct Point {
         std::string status; // ok | failed
         std::string error;
-        std::vector<std::string> region_order;                          // as the report lists them
-        std::map<std::string, std::map<std::string, Value>> regions;    // region -> metric -> value
+        std::vector<std::string> region_order;                       // as the report lists them
+        std::map<std::string, std::map<std::string, Value>> regions; // region -> metric -> value
     };
     std::map<std::string, Point> points;
 };

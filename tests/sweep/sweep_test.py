@@ -1,0 +1,290 @@
+#!/usr/bin/env python3
+"""Checks `pulpsim sweep` end to end: sweep-file errors, resuming after SIGKILL, the cache's identity,
+failed points, exports and plots from a stored database.
+
+Every check runs the real simulator on kernels of the build; the expected values come from the sweep's
+own definition (which points exist, in which order) or from a second, uninterrupted sweep, never from a
+recorded output.
+"""
+import argparse
+import csv
+import io
+import json
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+FAILURES = []
+
+
+def check(condition, what):
+    print(("ok   " if condition else "FAIL ") + what, flush=True)
+    if not condition:
+        FAILURES.append(what)
+    return condition
+
+
+def sweep(sim, spec, db, *extra, timeout=300):
+    return subprocess.run([sim, "sweep", spec, "--db", db, "--no-plots", *extra], capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def write(path, text):
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+def points_of(db):
+    con = sqlite3.connect(db)
+    rows = {r[0]: r[1:] for r in con.execute("SELECT id, status, error, report FROM points")}
+    con.close()
+    return rows
+
+
+def bad_specs(sim, work, kernels):
+    """Every error is one line on stderr naming the sweep file, its line and the key; exit status 2."""
+    elf = os.path.join(kernels, "matmul_family.elf")
+    cases = [
+        ("unknown-top", f"program: {elf}\ngird:\n  cluster.cores: [1]\n", 2, "gird"),
+        ("unknown-key", f"program: {elf}\ngrid:\n  cluster.cores: [2, 4]\n  tcdm.sise: [64KiB]\n", 4, "tcdm.sise"),
+        ("bad-value", f"program: {elf}\ngrid:\n  tcdm.size: [64KiB, lots]\n", 3, "tcdm.size"),
+        ("empty-axis", f"program: {elf}\ngrid:\n  dma.bandwidth_bits: []\n", 3, "dma.bandwidth_bits"),
+        ("scalar-axis", f"program: {elf}\ngrid:\n  dma.bandwidth_bits: 8\n", 3, "dma.bandwidth_bits"),
+        ("twice", f"program: {elf}\nset:\n  tcdm.size: 64KiB\ngrid:\n  tcdm.size: [64KiB]\n", 5, "tcdm.size"),
+        ("zip-lengths", f"program: {elf}\nzip:\n  cluster.cores: [1, 2]\n  fpu.count: [1, 2, 4]\n", 4,
+         "fpu.count"),
+        ("invalid-point", f"program: {elf}\ngrid:\n  cluster.cores: [2, 4]\n  fpu.count: [2, 4]\n", 4,
+         "fpu.count"),
+        ("set-bad", f"program: {elf}\nset:\n  dma.duplex: sideways\n", 3, "dma.duplex"),
+        ("missing-program", "program: /nonexistent/x.elf\n", 1, "program"),
+        ("not-riscv", "program: /bin/sh\n", 1, "program"),
+        ("no-program", "grid:\n  cluster.cores: [1]\n", 1, "program"),
+        ("malformed", f"program: {elf}\ngrid: [unclosed\n", 3, "malformed"),
+        ("table-key", f"program: {elf}\ngrid:\n  tcdm.size: [64KiB]\ntable:\n  rows: cluster.cores\n", 5,
+         "cluster.cores"),
+        ("metric", f"program: {elf}\ngrid:\n  tcdm.size: [64KiB]\nmetrics: [mac_per_cylce]\n", 4, "mac_per_cylce"),
+        ("plot-kind", f"program: {elf}\ngrid:\n  tcdm.size: [64KiB]\nplots:\n  - kind: pie\n    x: tcdm.size\n", 5,
+         "pie"),
+        ("exclude-key", f"program: {elf}\ngrid:\n  tcdm.size: [64KiB]\nexclude:\n  - {{l2.size: 1MiB}}\n", 5,
+         "l2.size"),
+        ("platform", f"program: {elf}\nplatform: /nonexistent/p.yaml\n", 2, "platform"),
+    ]
+    db = os.path.join(work, "bad.db")
+    for name, text, line, key in cases:
+        spec = write(os.path.join(work, f"bad-{name}.yaml"), text)
+        r = sweep(sim, spec, db)
+        lines = r.stderr.strip().splitlines()
+        check(r.returncode == 2 and len(lines) == 1 and f"{spec}:{line}" in lines[0] and key in lines[0],
+              f"bad sweep file '{name}': exit 2 and one line naming {spec}:{line} and '{key}' "
+              f"(got exit {r.returncode}: {r.stderr.strip()!r})")
+    r = sweep(sim, os.path.join(work, "nonexistent.yaml"), db)
+    check(r.returncode == 2 and "nonexistent.yaml" in r.stderr and len(r.stderr.strip().splitlines()) == 1,
+          "a missing sweep file is one line naming it")
+
+
+def order_and_exclusion(sim, work, kernels):
+    """The points are the grid's cartesian product (first axis slowest) x the zip group, less exclusions."""
+    elf = os.path.join(kernels, "matmul_family.elf")
+    spec = write(os.path.join(work, "order.yaml"), f"""name: order
+program: {elf}
+grid:
+  tcdm.size: [64KiB, 128KiB]
+  dma.bandwidth_bits: [8, 64]
+zip:
+  cluster.cores: [1, 8]
+  fpu.count: [1, 8]
+exclude:
+  - {{tcdm.size: 131072, cluster.cores: 1}}
+""")
+    r = sweep(sim, spec, os.path.join(work, "order.db"), "--export", "json")
+    rows = json.loads(r.stdout) if r.returncode == 0 else []
+    got = [(x["tcdm.size"], x["dma.bandwidth_bits"], x["cluster.cores"], x["fpu.count"]) for x in rows]
+    want = [(t, b, c, c) for t in ("64KiB", "128KiB") for b in ("8", "64") for c in ("1", "8")
+            if not (t == "128KiB" and c == "1")]
+    check(got == want and all(x["status"] == "pending" for x in rows),
+          f"export before running lists the {len(want)} points in grid order, zipped, less the excluded, as pending")
+
+
+def resume_after_kill(sim, work, kernels):
+    """A sweep killed with SIGKILL and started again stores every point once, with the same bytes."""
+    elf = os.path.join(kernels, "matmul_family.elf")
+    text = f"""name: resume
+program: {elf}
+grid:
+  tcdm.size: [64KiB, 128KiB, 256KiB]
+zip:
+  cluster.cores: [1, 2, 4, 8]
+  fpu.count: [1, 2, 4, 8]
+"""
+    spec = write(os.path.join(work, "resume.yaml"), text)
+    reference = os.path.join(work, "reference.db")
+    r = sweep(sim, spec, reference, "--jobs", "2")
+    check(r.returncode == 0, f"uninterrupted sweep succeeds (exit {r.returncode}: {r.stderr.strip()[-300:]})")
+    ref = points_of(reference)
+    check(len(ref) == 12, f"uninterrupted sweep stores 12 points (got {len(ref)})")
+
+    db = os.path.join(work, "killed.db")
+    for attempt, wait_for in enumerate((2, 6)):
+        proc = subprocess.Popen([sim, "sweep", spec, "--db", db, "--no-plots", "--jobs", "2"],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.time() + 120
+        stored = 0
+        while time.time() < deadline and proc.poll() is None:
+            try:
+                con = sqlite3.connect(db, timeout=5)
+                stored = con.execute("SELECT count(*) FROM points").fetchone()[0]
+                con.close()
+            except sqlite3.Error:
+                stored = 0
+            if stored >= wait_for:
+                break
+            time.sleep(0.05)
+        killed = proc.poll() is None
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        check(killed, f"kill {attempt + 1}: the sweep was still running when killed ({stored} points stored)")
+        # The points it was running die with it (no orphans keep writing).
+        time.sleep(0.5)
+        orphans = subprocess.run(["pgrep", "-f", f"pulpsim-points-.*{os.path.basename(elf)}"], capture_output=True,
+                                 text=True).stdout.split()
+        check(not orphans, f"kill {attempt + 1}: no simulator process outlives the killed sweep ({orphans})")
+    partial = points_of(db)
+    check(0 < len(partial) < 12, f"the killed sweeps stored part of the points ({len(partial)} of 12)")
+    r = sweep(sim, spec, db, "--jobs", "2")
+    check(r.returncode == 0 and f"{len(partial)} already stored, running {12 - len(partial)}" in r.stderr,
+          f"the resumed sweep runs only the {12 - len(partial)} missing points ({r.stderr.strip()[:200]!r})")
+    resumed = points_of(db)
+    con = sqlite3.connect(db)
+    dup = con.execute("SELECT count(*) - count(DISTINCT point_id) FROM sweep_points WHERE sweep='resume'").fetchone()[0]
+    regions = con.execute("SELECT count(*), count(DISTINCT point_id || name) FROM regions").fetchone()
+    con.close()
+    check(set(resumed) == set(ref) and dup == 0 and regions[0] == regions[1],
+          "after resuming, every point is stored exactly once")
+    check(all(resumed[i] == ref[i] for i in ref),
+          "every resumed point's status, error and report are byte-identical to the uninterrupted sweep's")
+
+
+def identity_and_failures(sim, work, kernels):
+    """Changing one ELF reruns its points only; failing points are stored with their one-line error."""
+    a = shutil.copy(os.path.join(kernels, "matmul_fp32_parallel_rows.elf"), os.path.join(work, "a.elf"))
+    b = shutil.copy(os.path.join(kernels, "matmul_fp32_parallel_cols.elf"), os.path.join(work, "b.elf"))
+    bad = os.path.join(kernels, "layers_error_zero.elf")
+    spec = write(os.path.join(work, "ident.yaml"), f"""name: ident
+program: [{a}, {b}, {bad}]
+grid:
+  tcdm.size: [64KiB, 128KiB]
+regions: matmul
+""")
+    db = os.path.join(work, "ident.db")
+    r = sweep(sim, spec, db)
+    check(r.returncode == 1, f"a sweep with failing points exits 1 (got {r.returncode})")
+    con = sqlite3.connect(db)
+    rows = con.execute("SELECT program, status, error, exit_code FROM points ORDER BY program").fetchall()
+    failed = [x for x in rows if x[1] == "failed"]
+    check(len(rows) == 6 and len(failed) == 2 and all(x[0] == bad for x in failed),
+          "the failing program's two points are stored as failed, the others as ok")
+    check(all(x[3] == 1 and "zero dimension" in x[2] and "\n" not in x[2] for x in failed),
+          f"a failed point keeps its exit status and one-line error ({failed[0][2] if failed else None!r})")
+    before = {i for (i,) in con.execute("SELECT id FROM points")}
+    con.close()
+
+    r = sweep(sim, spec, db)
+    check("all 6 points already stored" in r.stderr and "running" not in r.stderr,
+          "a second run simulates nothing (failed points included)")
+
+    with open(b, "ab") as f:  # same program, different bytes: its points are new design points
+        f.write(b"\0")
+    r = sweep(sim, spec, db)
+    check("4 already stored, running 2" in r.stderr, f"after changing b.elf only its 2 points run ({r.stderr[:120]!r})")
+    con = sqlite3.connect(db)
+    after = con.execute("SELECT sp.point_id, p.program FROM sweep_points sp JOIN points p ON p.id = sp.point_id "
+                        "WHERE sp.sweep = 'ident'").fetchall()
+    con.close()
+    check(all((pid in before) == (prog != b) for pid, prog in after) and len(after) == 6,
+          "the sweep now points at the old results of a.elf and the failing program and at new ones of b.elf")
+
+    r = sweep(sim, spec, db, "--retry-failed")
+    check("running 2" in r.stderr, "--retry-failed runs the failed points again")
+
+    # Exports carry every point and region; CSV and JSON agree.
+    r_csv = sweep(sim, spec, db, "--export", "csv")
+    r_json = sweep(sim, spec, db, "--export", "json")
+    rows_csv = list(csv.DictReader(io.StringIO(r_csv.stdout)))
+    rows_json = json.loads(r_json.stdout)
+    check(r_csv.returncode == 0 and len(rows_csv) == 6 and len(rows_json) == 6,
+          "--export csv and json give one row per point of the region (failed points included)")
+    check(all(int(c["cycles"] or 0) == (j["cycles"] or 0) and c["status"] == j["status"]
+              for c, j in zip(rows_csv, rows_json)), "CSV and JSON exports agree")
+    out = os.path.join(work, "ident.csv")
+    sweep(sim, spec, db, "--export", "csv", "--output", out)
+    check(open(out).read() == r_csv.stdout, "--export --output writes the same file")
+
+
+def plots_from_db(sim, work, kernels):
+    """Plots come from the stored database alone (--no-run) and are real PNG and SVG files."""
+    elf = os.path.join(kernels, "matmul_family.elf")
+    spec = write(os.path.join(work, "plots.yaml"), f"""name: plots
+program: {elf}
+grid:
+  tcdm.size: [64KiB, 128KiB]
+zip:
+  cluster.cores: [1, 2, 8]
+  fpu.count: [1, 2, 8]
+plots:
+  - kind: line
+    x: cluster.cores
+    y: mac_per_cycle
+    series: tcdm.size
+    file: line
+  - kind: heatmap
+    x: cluster.cores
+    y: tcdm.size
+    value: cycles
+    file: heat
+  - kind: bars
+    x: cluster.cores
+    value: cycles
+    series: tcdm.size
+    baseline: {{cluster.cores: 1}}
+    file: bars
+""")
+    db = os.path.join(work, "plots.db")
+    r = sweep(sim, spec, db)
+    check(r.returncode == 0, "the plots sweep runs")
+    out = os.path.join(work, "plots-out")
+    r = subprocess.run([sim, "sweep", spec, "--db", db, "--no-run", "--out", out, "-q"], capture_output=True,
+                       text=True, timeout=300)
+    check(r.returncode == 0 and "running" not in r.stderr, f"--no-run draws without simulating ({r.stderr[-300:]!r})")
+    for name in ("line", "heat", "bars"):
+        png, svg = os.path.join(out, name + ".png"), os.path.join(out, name + ".svg")
+        ok = os.path.exists(png) and os.path.getsize(png) > 1000 and open(png, "rb").read(8) == b"\x89PNG\r\n\x1a\n"
+        ok = ok and os.path.exists(svg) and b"<svg" in open(svg, "rb").read(2000)
+        check(ok, f"plot '{name}' written as a non-empty PNG and SVG")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sim", required=True)
+    ap.add_argument("--kernels", required=True)
+    ap.add_argument("--workdir", required=True)
+    args = ap.parse_args()
+    shutil.rmtree(args.workdir, ignore_errors=True)
+    os.makedirs(args.workdir)
+    bad_specs(args.sim, args.workdir, args.kernels)
+    order_and_exclusion(args.sim, args.workdir, args.kernels)
+    identity_and_failures(args.sim, args.workdir, args.kernels)
+    resume_after_kill(args.sim, args.workdir, args.kernels)
+    plots_from_db(args.sim, args.workdir, args.kernels)
+    if FAILURES:
+        print(f"{len(FAILURES)} check(s) failed", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
