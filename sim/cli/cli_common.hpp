@@ -1,5 +1,5 @@
 // What every `pulpsim` verb shares: the user-error type, number parsing, the version, and the verbs
-// themselves (one file each: run.cpp, compare.cpp, sweep.cpp).
+// themselves (one file each: run.cpp, compare.cpp, sweep.cpp, regress.cpp).
 #pragma once
 
 #include <cstdint>
@@ -26,5 +26,6 @@ std::string self_executable();
 int command_run(const std::vector<std::string>& args);
 int command_compare(const std::vector<std::string>& args);
 int command_sweep(const std::vector<std::string>& args);
+int command_regress(const std::vector<std::string>& args);
 
 } // namespace pulpsim::cli

@@ -1,4 +1,5 @@
-// pulpsim: the command line. One file per verb (run.cpp, compare.cpp, sweep.cpp); this one dispatches.
+// pulpsim: the command line. One file per verb (run.cpp, compare.cpp, sweep.cpp, regress.cpp); this one
+// dispatches.
 #include <cstdlib>
 #include <iostream>
 #include <spdlog/sinks/stdout_color_sinks.h>
@@ -19,7 +20,9 @@ void print_main_help() {
            "commands:\n"
            "  run        run a RISC-V ELF program and print its report\n"
            "  compare    run every FP32 matmul kernel on a training layer step and rank them\n"
-           "  sweep      run the design points of a sweep file, store them in SQLite, tabulate and plot\n\n"
+           "  sweep      run the design points of a sweep file, store them in SQLite, tabulate and plot\n"
+           "  regress    check cycle counts against baselines (a CI gate), with JUnit and markdown "
+           "reports\n\n"
            "options:\n"
            "  -h, --help     this help; 'pulpsim <command> --help' for a command's options\n"
            "  --version      print the version\n";
@@ -50,6 +53,7 @@ int sc_main(int argc, char* argv[]) {
         if (command == "run") return command_run(args);
         if (command == "compare") return command_compare(args);
         if (command == "sweep") return command_sweep(args);
+        if (command == "regress") return command_regress(args);
         throw UsageError("unknown command '" + command + "' (try 'pulpsim --help')");
     } catch (const std::exception& e) {
         spdlog::error("{}", e.what());

@@ -1,0 +1,53 @@
+#!/usr/bin/env python3
+"""Draws a region's cycles over the runs recorded by `pulpsim regress --history DB` (called by
+`pulpsim regress --trend --plot FILE`): one line per entry and region, x = recorded run (with its commit)."""
+import argparse
+import os
+import sqlite3
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--history", required=True)
+    ap.add_argument("--entry", default="")
+    ap.add_argument("--region", default="")
+    ap.add_argument("--out", required=True)
+    args = ap.parse_args()
+    con = sqlite3.connect(f"file:{args.history}?mode=ro", uri=True)
+    rows = con.execute("SELECT r.id, substr(r.git_commit, 1, 8), g.entry, g.region, g.cycles FROM regress_runs r "
+                       "JOIN regress_regions g ON g.run_id = r.id WHERE (? = '' OR g.entry = ?) AND "
+                       "(? = '' OR g.region = ?) AND g.cycles > 0 ORDER BY r.id",
+                       (args.entry, args.entry, args.region, args.region)).fetchall()
+    con.close()
+    if not rows:
+        sys.exit(f"plot_trend: {args.history}: no recorded runs match")
+    runs = sorted({r[0] for r in rows})
+    labels = {r[0]: f"#{r[0]} {r[1] or ''}".strip() for r in rows}
+    series = {}
+    for run, _, entry, region, cycles in rows:
+        series.setdefault(f"{entry} {region}", {})[run] = cycles
+    fig, ax = plt.subplots(figsize=(max(5, 0.6 * len(runs) + 3), 3.6))
+    for name, points in sorted(series.items())[:20]:
+        xs = [runs.index(r) for r in sorted(points)]
+        ax.plot(xs, [points[r] for r in sorted(points)], marker="o", label=name)
+    ax.set_xticks(range(len(runs)))
+    ax.set_xticklabels([labels[r] for r in runs], rotation=30, ha="right", fontsize=8)
+    ax.set_ylabel("cycles")
+    ax.set_xlabel("recorded run")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8)
+    ax.set_title("pulpsim regress: cycles per run", fontsize=11)
+    tmp = args.out + ".tmp" + os.path.splitext(args.out)[1]
+    fig.savefig(tmp, dpi=130, bbox_inches="tight")
+    os.replace(tmp, args.out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,381 @@
+// pulpsim regress: run the entries of cycle baselines and fail when a region's cycles moved; write JUnit
+// and markdown reports, bless deliberate changes (--update), start baselines (--init), keep a history.
+#include <boost/program_options.hpp>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <fmt/format.h>
+#include <iostream>
+#include <map>
+#include <spdlog/spdlog.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+#include "cli/cli_common.hpp"
+#include "cluster/report.hpp"
+#include "runs/baseline.hpp"
+#include "runs/point_runner.hpp"
+#include "runs/results_store.hpp"
+
+namespace po = boost::program_options;
+namespace fs = std::filesystem;
+
+namespace pulpsim::cli {
+namespace {
+
+bool failing(runs::Verdict v, bool allow_faster) {
+    return v == runs::Verdict::Slower || v == runs::Verdict::Missing || v == runs::Verdict::Failed ||
+           (v == runs::Verdict::Faster && !allow_faster);
+}
+
+std::string delta_text(const runs::RegressRow& r) {
+    if (r.baseline == 0 || r.now == 0) return "";
+    const auto d = static_cast<int64_t>(r.now) - static_cast<int64_t>(r.baseline);
+    return fmt::format("{:+}", d);
+}
+
+std::string percent_text(const runs::RegressRow& r) {
+    if (r.baseline == 0 || r.now == 0) return "";
+    return fmt::format("{:+.2f}%", 100.0 * (static_cast<double>(r.now) - static_cast<double>(r.baseline)) /
+                                       static_cast<double>(r.baseline));
+}
+
+std::string xml_escaped(const std::string& s) {
+    std::string out;
+    for (char c : s) {
+        switch (c) {
+        case '&': out += "&amp;"; break;
+        case '<': out += "&lt;"; break;
+        case '>': out += "&gt;"; break;
+        case '"': out += "&quot;"; break;
+        default: out += static_cast<unsigned char>(c) < 0x20 && c != '\n' ? ' ' : c;
+        }
+    }
+    return out;
+}
+
+std::string failure_text(const runs::RegressRow& r) {
+    switch (r.verdict) {
+    case runs::Verdict::Slower:
+    case runs::Verdict::Faster:
+        return fmt::format("{} {}: {} cycles, baseline {}, delta {} ({}){}{}", r.entry, r.region, r.now,
+                           r.baseline, delta_text(r), percent_text(r), r.message.empty() ? "" : "; ",
+                           r.message);
+    case runs::Verdict::Missing:
+        return fmt::format("{} {}: region missing (baseline {} cycles)", r.entry, r.region, r.baseline);
+    case runs::Verdict::Failed: return fmt::format("{}: {}", r.entry, r.message);
+    default: return "";
+    }
+}
+
+std::string junit(const std::string& suite, const std::vector<runs::RegressRow>& rows, bool allow_faster) {
+    size_t failures = 0;
+    for (const auto& r : rows)
+        failures += failing(r.verdict, allow_faster) ? 1 : 0;
+    std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+    out += fmt::format("<testsuites name=\"pulpsim regress\" tests=\"{}\" failures=\"{}\" errors=\"0\">\n",
+                       rows.size(), failures);
+    out += fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"0\">\n",
+                       xml_escaped(suite), rows.size(), failures);
+    for (const auto& r : rows) {
+        out += fmt::format("    <testcase classname=\"{}\" name=\"{}\"", xml_escaped(r.entry),
+                           xml_escaped(r.region.empty() ? "(run)" : r.region));
+        if (failing(r.verdict, allow_faster))
+            out += fmt::format(
+                ">\n      <failure message=\"{}\" type=\"{}\">{}</failure>\n    </testcase>\n",
+                xml_escaped(failure_text(r)), runs::to_string(r.verdict),
+                xml_escaped(fmt::format("baseline {} cycles, now {} cycles, delta {} {}; {}", r.baseline,
+                                        r.now, delta_text(r), percent_text(r), r.message)));
+        else
+            out +=
+                fmt::format(">\n      <system-out>{} {} cycles (baseline {})</system-out>\n    </testcase>\n",
+                            runs::to_string(r.verdict), r.now, r.baseline);
+    }
+    out += "  </testsuite>\n</testsuites>\n";
+    return out;
+}
+
+std::string markdown(const std::string& suite, const std::vector<runs::RegressRow>& rows, bool allow_faster) {
+    std::map<std::string, size_t> counts;
+    for (const auto& r : rows)
+        ++counts[runs::to_string(r.verdict)];
+    size_t failures = 0;
+    for (const auto& r : rows)
+        failures += failing(r.verdict, allow_faster) ? 1 : 0;
+    std::string out = fmt::format("### pulpsim regress `{}`: {}\n\n", suite, failures ? "FAILED" : "passed");
+    std::string summary;
+    for (const auto& [k, n] : counts)
+        summary += fmt::format("{}{} {}", summary.empty() ? "" : ", ", n, k);
+    out += fmt::format("{} regions: {}\n\n", rows.size(), summary);
+    auto table = [&](bool changed) {
+        std::string t = "| entry | region | baseline | now | delta | delta % | verdict "
+                        "|\n|---|---|---:|---:|---:|---:|---|\n";
+        for (const auto& r : rows)
+            if ((r.verdict != runs::Verdict::Ok) == changed)
+                t += fmt::format("| {} | {} | {} | {} | {} | {} | {}{} |\n", r.entry, r.region, r.baseline,
+                                 r.now, delta_text(r), percent_text(r), runs::to_string(r.verdict),
+                                 r.verdict == runs::Verdict::Failed ? ": " + r.message : "");
+        return t;
+    };
+    if (counts.size() > 1 || !counts.count("ok")) out += "Changed:\n\n" + table(true) + "\n";
+    out += "<details><summary>Unchanged regions</summary>\n\n" + table(false) + "\n</details>\n";
+    return out;
+}
+
+std::string git_commit() {
+    for (const char* var : {"GITHUB_SHA", "CI_COMMIT_SHA", "GIT_COMMIT"})
+        if (const char* v = std::getenv(var); v && *v) return v;
+    std::string out;
+    if (FILE* p = popen("git rev-parse HEAD 2>/dev/null", "r")) {
+        char buf[128];
+        while (std::fgets(buf, sizeof buf, p))
+            out += buf;
+        pclose(p);
+    }
+    while (!out.empty() && (out.back() == '\n' || out.back() == '\r'))
+        out.pop_back();
+    return out;
+}
+
+std::string now_utc() {
+    const std::time_t t = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buf;
+}
+
+void create_history(runs::ResultsStore& store) {
+    store.query(
+        "CREATE TABLE IF NOT EXISTS regress_runs (id INTEGER PRIMARY KEY, started_at TEXT, git_commit TEXT,"
+        " baseline TEXT, simulator TEXT, failures INTEGER)");
+    store.query(
+        "CREATE TABLE IF NOT EXISTS regress_regions (run_id INTEGER REFERENCES regress_runs(id), entry TEXT,"
+        " region TEXT, baseline INTEGER, cycles INTEGER, verdict TEXT)");
+}
+
+void append_history(runs::ResultsStore& store, const std::string& baseline, const std::string& version,
+                    const std::vector<runs::RegressRow>& rows, size_t failures) {
+    create_history(store);
+    store.query("BEGIN IMMEDIATE");
+    try {
+        const auto id =
+            store.query("INSERT INTO regress_runs (started_at, git_commit, baseline, simulator, failures)"
+                        " VALUES (?, ?, ?, ?, ?) RETURNING id",
+                        {now_utc(), git_commit(), baseline, version, static_cast<int64_t>(failures)});
+        for (const auto& r : rows)
+            store.query("INSERT INTO regress_regions VALUES (?, ?, ?, ?, ?, ?)",
+                        {id.rows.at(0).at(0), r.entry, r.region, static_cast<int64_t>(r.baseline),
+                         static_cast<int64_t>(r.now), std::string(runs::to_string(r.verdict))});
+        store.query("COMMIT");
+    } catch (...) {
+        store.query("ROLLBACK");
+        throw;
+    }
+}
+
+int trend(const std::string& history, const std::string& entry, const std::string& region,
+          const std::string& plot) {
+    if (!fs::is_regular_file(history)) throw UsageError(fmt::format("--history {}: no such file", history));
+    runs::ResultsStore store(history);
+    create_history(store);
+    const auto q = store.query("SELECT r.id, r.started_at, substr(r.git_commit, 1, 10), g.entry, g.region, "
+                               "g.cycles FROM regress_runs r"
+                               " JOIN regress_regions g ON g.run_id = r.id WHERE (? = '' OR g.entry = ?) AND "
+                               "(? = '' OR g.region = ?)"
+                               " AND g.cycles > 0 ORDER BY g.entry, g.region, r.id",
+                               {entry, entry, region, region});
+    if (q.rows.empty())
+        throw UsageError(fmt::format("{}: no recorded runs{}{}", history,
+                                     entry.empty() ? "" : " of entry " + entry,
+                                     region.empty() ? "" : " region " + region));
+    std::cout << fmt::format("{:<5} {:<20} {:<10} {:<24} {:<18} {:>12}\n", "run", "date", "commit", "entry",
+                             "region", "cycles");
+    for (const auto& row : q.rows)
+        std::cout << fmt::format("{:<5} {:<20} {:<10} {:<24} {:<18} {:>12}\n", runs::to_text(row[0]),
+                                 runs::to_text(row[1]), runs::to_text(row[2]), runs::to_text(row[3]),
+                                 runs::to_text(row[4]), runs::to_text(row[5]));
+    if (!plot.empty()) {
+        std::fflush(stdout);
+        const std::string script = PULPSIM_SCRIPTS_DIR "/plot_trend.py";
+        const std::string command =
+            fmt::format("'{}' '{}' --history '{}' --entry '{}' --region '{}' --out '{}'", PULPSIM_PLOT_PYTHON,
+                        script, history, entry, region, plot);
+        if (std::system(command.c_str()) != 0)
+            throw std::runtime_error(fmt::format("trend plot failed ({}; needs python3-matplotlib)", script));
+    }
+    return 0;
+}
+
+} // namespace
+
+int command_regress(const std::vector<std::string>& args) {
+    po::options_description desc(
+        "usage: pulpsim regress BASELINE.yaml [options]\n"
+        "       pulpsim regress --init OUT.yaml [--platform FILE] [--set KEY=VALUE]... PROGRAM.elf...\n"
+        "       pulpsim regress --trend --history DB [--entry NAME] [--region NAME] [--plot FILE.png]\n\n"
+        "Runs every entry of a cycle baseline (in parallel, one process each) and prints one row per entry "
+        "and\n"
+        "region: baseline, now, delta, verdict (ok, slower, faster = a stale baseline, new, missing, "
+        "failed).\n\n"
+        "options");
+    std::vector<std::string> positional, sets;
+    std::string junit_path, markdown_path, history, init_out, platform_file, entry, region, plot;
+    unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
+    desc.add_options()("help,h", "show this help")("jobs,j", po::value(&jobs)->value_name("N"),
+                                                   "entries at once (default: all cores)")(
+        "allow-faster",
+        "a region faster than its baseline passes (it fails by default: the baseline is stale)")(
+        "junit", po::value(&junit_path)->value_name("FILE"), "write a JUnit XML report")(
+        "markdown", po::value(&markdown_path)->value_name("FILE"), "write a markdown summary")(
+        "update", "rewrite the changed numbers in the baseline file (bless a deliberate change)")(
+        "init", po::value(&init_out)->value_name("OUT.yaml"),
+        "write a first baseline for the given programs")(
+        "platform", po::value(&platform_file)->value_name("FILE"), "--init: the platform of the entries")(
+        "set", po::value(&sets)->value_name("KEY=VALUE")->composing(),
+        "--init: overrides of the entries")("history", po::value(&history)->value_name("DB"),
+                                            "append this run to a SQLite history (or read it: --trend)")(
+        "trend", "print (and with --plot draw) a region's cycles over the recorded runs")(
+        "entry", po::value(&entry)->value_name("NAME"), "--trend: only this entry")(
+        "region", po::value(&region)->value_name("NAME"), "--trend: only this region")(
+        "plot", po::value(&plot)->value_name("FILE"),
+        "--trend: draw the trend into FILE (PNG or SVG)")("quiet,q", "print only regions that are not ok");
+    po::options_description hidden;
+    hidden.add_options()("input", po::value(&positional)->composing());
+    po::options_description all;
+    all.add(desc).add(hidden);
+    po::positional_options_description pos;
+    pos.add("input", -1);
+    po::variables_map vm;
+    try {
+        po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
+        po::notify(vm);
+    } catch (const po::error& e) {
+        throw UsageError(fmt::format("regress: {}", e.what()));
+    }
+    if (vm.count("help")) {
+        std::cout << desc
+                  << "\nexit status: 0 every region within tolerance; 1 a region slower, missing, failed, or "
+                     "faster\n"
+                     "(unless --allow-faster); 2 bad input.\n";
+        return 0;
+    }
+    if (vm.count("trend")) {
+        if (history.empty()) throw UsageError("--trend needs --history DB");
+        return trend(history, entry, region, plot);
+    }
+    if (jobs == 0) throw UsageError("--jobs: must be at least 1");
+    const std::string simulator = self_executable();
+    const std::string version = runs::simulator_version(kVersion, simulator);
+    const bool allow_faster = vm.count("allow-faster") > 0;
+
+    runs::BaselineFile file;
+    if (!init_out.empty()) {
+        if (positional.empty()) throw UsageError("--init: give the programs to baseline");
+        PlatformConfig config;
+        if (!platform_file.empty()) config = load_platform(platform_file);
+        apply_overrides(config, sets);
+        std::set<std::string> names;
+        for (const auto& program : positional) {
+            runs::BaselineEntry e;
+            e.name = fs::path(program).stem().string();
+            for (int i = 2; !names.insert(e.name).second; ++i)
+                e.name = fmt::format("{}_{}", fs::path(program).stem().string(), i);
+            e.program = program;
+            e.overrides = sets;
+            e.point.program = program;
+            e.point.config = config;
+            e.point.config_yaml = to_yaml(config);
+            e.point.max_cycles = 10'000'000'000ULL;
+            file.entries.push_back(std::move(e));
+        }
+    } else {
+        if (positional.size() != 1)
+            throw UsageError("regress: give one baseline file (usage: pulpsim regress FILE)");
+        file = runs::load_baseline(positional[0]);
+    }
+
+    // Run every entry whose program can be read; the others are failed entries.
+    std::map<std::string, runs::PointResult> results;
+    std::vector<const runs::DesignPoint*> order;
+    std::map<const runs::DesignPoint*, std::string> entry_of;
+    for (auto& e : file.entries) {
+        try {
+            e.point.program_hash = runs::file_hash(e.program);
+            e.point.id = runs::point_identity(e.point, version);
+            order.push_back(&e.point);
+            entry_of[&e.point] = e.name;
+        } catch (const std::exception& ex) {
+            runs::PointResult r;
+            r.exit_code = kExitUsage;
+            r.error = fmt::format("program {}: no such file or not readable", e.program);
+            results[e.name] = r;
+        }
+    }
+    runs::RunnerOptions options;
+    options.simulator = simulator;
+    options.run_verb = [](const std::vector<std::string>& a) {
+        try {
+            return command_run(a);
+        } catch (const std::exception& e) {
+            spdlog::error("{}", e.what());
+            return kExitUsage;
+        }
+    };
+    options.jobs = jobs;
+    options.terminal = isatty(STDERR_FILENO) != 0;
+    options.show_progress = options.terminal;
+    options.label = "regress";
+    if (runs::run_points(order, options, [&](const runs::DesignPoint& p, const runs::PointResult& r) {
+            results[entry_of.at(&p)] = r;
+        }) == runs::RunnerEnd::Interrupted)
+        return 130;
+
+    if (!init_out.empty()) {
+        for (const auto& e : file.entries)
+            if (!results.at(e.name).ok)
+                throw UsageError(fmt::format("--init: {}: {}", e.program, results.at(e.name).error));
+        write_file_atomically(init_out, runs::initial_baseline(file.entries, results, platform_file));
+        std::fprintf(stderr, "regress: wrote %s (%zu entries)\n", init_out.c_str(), file.entries.size());
+        return 0;
+    }
+
+    std::vector<runs::RegressRow> rows;
+    for (const auto& e : file.entries)
+        for (auto& r : runs::compare_entry(e, results.at(e.name)))
+            rows.push_back(std::move(r));
+    size_t failures = 0;
+    for (const auto& r : rows)
+        failures += failing(r.verdict, allow_faster) ? 1 : 0;
+
+    std::cout << fmt::format("{:<28} {:<20} {:>12} {:>12} {:>10} {:>9}  {}\n", "entry", "region", "baseline",
+                             "now", "delta", "delta%", "verdict");
+    for (const auto& r : rows) {
+        if (vm.count("quiet") && r.verdict == runs::Verdict::Ok) continue;
+        std::cout << fmt::format("{:<28} {:<20} {:>12} {:>12} {:>10} {:>9}  {}{}\n", r.entry, r.region,
+                                 r.baseline ? std::to_string(r.baseline) : "",
+                                 r.now ? std::to_string(r.now) : "", delta_text(r), percent_text(r),
+                                 runs::to_string(r.verdict), r.message.empty() ? "" : ": " + r.message);
+    }
+    std::cout << fmt::format("{}: {} regions of {} entries, {} failing\n", file.path, rows.size(),
+                             file.entries.size(), failures);
+    if (!junit_path.empty()) write_file_atomically(junit_path, junit(file.path, rows, allow_faster));
+    if (!markdown_path.empty()) write_file_atomically(markdown_path, markdown(file.path, rows, allow_faster));
+    if (!history.empty()) {
+        runs::ResultsStore store(history);
+        append_history(store, file.path, version, rows, failures);
+    }
+    if (vm.count("update")) {
+        const std::string text = runs::updated_baseline(file, results);
+        if (text != file.text) {
+            write_file_atomically(file.path, text);
+            std::fprintf(stderr, "regress: updated %s\n", file.path.c_str());
+        }
+        return 0;
+    }
+    return failures ? 1 : 0;
+}
+
+} // namespace pulpsim::cli

@@ -1,0 +1,353 @@
+#include "runs/baseline.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <yaml-cpp/yaml.h>
+
+namespace pulpsim::runs {
+namespace {
+
+[[noreturn]] void fail(const std::string& message) {
+    throw std::runtime_error(message);
+}
+
+int line_of(const YAML::Node& n) {
+    return n.Mark().line + 1;
+}
+
+// Parses and checks one YAML file, naming file and line in every message.
+class Reader {
+  public:
+    explicit Reader(std::string path) : path_(std::move(path)) {}
+    [[noreturn]] void fail_at(const YAML::Node& n, const std::string& m) const {
+        fail(fmt::format("{}:{}: {}", path_, line_of(n), m));
+    }
+    std::string scalar(const YAML::Node& n, const std::string& what) const {
+        if (!n.IsScalar()) fail_at(n, what + " expects a value");
+        return n.Scalar();
+    }
+    uint64_t count(const YAML::Node& n, const std::string& what) const {
+        const std::string s = scalar(n, what);
+        const auto v = parse_size(s);
+        if (!v) fail_at(n, fmt::format("{} expects a non-negative integer, got '{}'", what, s.substr(0, 40)));
+        return *v;
+    }
+    double real(const YAML::Node& n, const std::string& what) const {
+        const std::string s = scalar(n, what);
+        try {
+            size_t used = 0;
+            const double v = std::stod(s, &used);
+            if (used == s.size() && v >= 0 && std::isfinite(v)) return v;
+        } catch (const std::exception&) {
+        }
+        fail_at(n, fmt::format("{} expects a non-negative number, got '{}'", what, s.substr(0, 40)));
+    }
+    void known_keys(const YAML::Node& map, const std::vector<std::string>& keys,
+                    const std::string& where) const {
+        for (const auto& kv : map) {
+            const std::string k = scalar(kv.first, where + " key");
+            if (std::find(keys.begin(), keys.end(), k) == keys.end())
+                fail_at(kv.first, fmt::format("unknown key '{}' in {} (known: {})", k.substr(0, 40), where,
+                                              fmt::join(keys, ", ")));
+        }
+    }
+    Tolerance tolerance(const YAML::Node& n, Tolerance base) const {
+        if (n.IsScalar()) {
+            base.relative = real(n, "tolerance");
+            base.absolute = 0;
+            return base;
+        }
+        if (!n.IsMap())
+            fail_at(n, "tolerance expects a fraction (0.01 = 1%) or {relative: R, absolute: CYCLES}");
+        known_keys(n, {"relative", "absolute"}, "tolerance");
+        if (n["relative"]) base.relative = real(n["relative"], "tolerance relative");
+        if (n["absolute"]) base.absolute = count(n["absolute"], "tolerance absolute");
+        return base;
+    }
+    TextSpan span(const YAML::Node& n) const {
+        return {static_cast<size_t>(n.Mark().pos), n.Scalar().size(), line_of(n)};
+    }
+
+  private:
+    std::string path_;
+};
+
+// Offset of the start of a line (1-based) and of the line after it.
+std::pair<size_t, size_t> line_bounds(const std::string& text, int line) {
+    size_t start = 0;
+    for (int l = 1; l < line && start != std::string::npos; ++l) {
+        start = text.find('\n', start);
+        if (start != std::string::npos) ++start;
+    }
+    if (start == std::string::npos) return {text.size(), text.size()};
+    const size_t end = text.find('\n', start);
+    return {start, end == std::string::npos ? text.size() : end + 1};
+}
+
+struct RegionFigures {
+    uint64_t cycles = 0, instret = 0;
+    double mac_per_cycle = 0;
+};
+
+// The regions of a report in report order.
+std::vector<std::pair<std::string, RegionFigures>> report_regions(const PointResult& result) {
+    std::vector<std::pair<std::string, RegionFigures>> out;
+    try {
+        const auto j = nlohmann::json::parse(result.report);
+        for (const auto& r : j.at("regions"))
+            out.emplace_back(r.at("name").get<std::string>(),
+                             RegionFigures{r.at("cycles").get<uint64_t>(), r.at("instret").get<uint64_t>(),
+                                           r.value("mac_per_cycle", 0.0)});
+    } catch (const std::exception&) {
+    }
+    return out;
+}
+
+std::string region_line(const std::string& indent, const std::string& name, const RegionFigures& f) {
+    return fmt::format("{}{}: {{cycles: {}, instret: {}}}\n", indent, name, f.cycles, f.instret);
+}
+
+} // namespace
+
+bool Tolerance::accepts(uint64_t baseline, uint64_t now) const {
+    const uint64_t diff = baseline > now ? baseline - now : now - baseline;
+    return diff <= absolute || static_cast<double>(diff) <= relative * static_cast<double>(baseline);
+}
+
+const char* to_string(Verdict v) {
+    switch (v) {
+    case Verdict::Ok: return "ok";
+    case Verdict::Slower: return "slower";
+    case Verdict::Faster: return "faster";
+    case Verdict::New: return "new";
+    case Verdict::Missing: return "missing";
+    case Verdict::Failed: return "failed";
+    }
+    return "?";
+}
+
+BaselineFile load_baseline(const std::string& path) {
+    BaselineFile file;
+    file.path = path;
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec))
+        fail(fmt::format("{}: cannot read baseline file: {}", path,
+                         std::filesystem::exists(path, ec) ? "not a regular file" : "no such file"));
+    {
+        std::ifstream in(path, std::ios::binary);
+        std::ostringstream s;
+        s << in.rdbuf();
+        file.text = s.str();
+    }
+    YAML::Node root;
+    try {
+        root = YAML::Load(file.text);
+    } catch (const YAML::Exception& e) {
+        fail(fmt::format("{}:{}:{}: malformed YAML: {}", path, e.mark.line + 1, e.mark.column + 1, e.msg));
+    }
+    const Reader r(path);
+    if (!root.IsMap()) r.fail_at(root, "expected `entries:` (and optionally `platform:`, `tolerance:`)");
+    r.known_keys(root, {"platform", "tolerance", "entries"}, "the baseline file");
+    std::string platform;
+    if (root["platform"]) platform = r.scalar(root["platform"], "platform");
+    Tolerance tolerance;
+    if (root["tolerance"]) tolerance = r.tolerance(root["tolerance"], tolerance);
+    const YAML::Node entries = root["entries"];
+    if (!entries || !entries.IsSequence())
+        r.fail_at(entries ? entries : root, "entries expects a list (- name: ...)");
+    std::set<std::string> names;
+    std::map<std::string, PlatformConfig> platforms;
+    for (const auto& e : entries) {
+        if (!e.IsMap()) r.fail_at(e, "an entry expects name:, program:, regions: ...");
+        r.known_keys(e, {"name", "program", "platform", "set", "tolerance", "regions"}, "an entry");
+        BaselineEntry entry;
+        entry.line = line_of(e);
+        if (!e["name"]) r.fail_at(e, "an entry needs a name:");
+        entry.name = r.scalar(e["name"], "name");
+        if (!names.insert(entry.name).second)
+            r.fail_at(e["name"], fmt::format("entry '{}' given twice", entry.name));
+        if (!e["program"]) r.fail_at(e, fmt::format("entry '{}' needs a program:", entry.name));
+        entry.program = r.scalar(e["program"], "program");
+        entry.platform_file = e["platform"] ? r.scalar(e["platform"], "platform") : platform;
+        entry.tolerance = e["tolerance"] ? r.tolerance(e["tolerance"], tolerance) : tolerance;
+        if (const YAML::Node set = e["set"]) {
+            if (!set.IsMap()) r.fail_at(set, "set expects `key: value` pairs");
+            for (const auto& kv : set)
+                entry.overrides.push_back(r.scalar(kv.first, "set key") + "=" +
+                                          r.scalar(kv.second, "set value"));
+        }
+        // Resolve the platform now: a bad key or value is an error of this file.
+        PlatformConfig config;
+        if (!entry.platform_file.empty()) {
+            auto it = platforms.find(entry.platform_file);
+            if (it == platforms.end()) {
+                try {
+                    it = platforms.emplace(entry.platform_file, load_platform(entry.platform_file)).first;
+                } catch (const std::exception& ex) {
+                    r.fail_at(e["platform"] ? e["platform"] : root["platform"],
+                              fmt::format("platform: {}", ex.what()));
+                }
+            }
+            config = it->second;
+        }
+        try {
+            apply_overrides(config, entry.overrides);
+        } catch (const std::exception& ex) {
+            r.fail_at(e["set"], fmt::format("entry '{}': {}", entry.name, ex.what()));
+        }
+        entry.point.program = entry.program;
+        entry.point.config = config;
+        entry.point.config_yaml = to_yaml(config);
+        entry.point.max_cycles = 10'000'000'000ULL;
+
+        const YAML::Node regions = e["regions"];
+        if (!regions || !regions.IsMap())
+            r.fail_at(regions ? regions : e,
+                      fmt::format("entry '{}' needs regions: (name: cycles, ...)", entry.name));
+        entry.regions_line = line_of(regions);
+        for (const auto& kv : regions) {
+            RegionBaseline rb;
+            rb.name = r.scalar(kv.first, "region name");
+            rb.whole_line = {0, 0, line_of(kv.first)};
+            entry.regions_indent = static_cast<size_t>(kv.first.Mark().column);
+            const YAML::Node v = kv.second;
+            if (v.IsScalar()) {
+                rb.cycles = r.count(v, fmt::format("region '{}'", rb.name));
+                rb.cycles_at = r.span(v);
+            } else if (v.IsMap()) {
+                r.known_keys(v, {"cycles", "instret", "mac_per_cycle"}, fmt::format("region '{}'", rb.name));
+                if (!v["cycles"]) r.fail_at(v, fmt::format("region '{}' needs cycles:", rb.name));
+                rb.cycles = r.count(v["cycles"], "cycles");
+                rb.cycles_at = r.span(v["cycles"]);
+                if (v["instret"]) {
+                    rb.instret = r.count(v["instret"], "instret");
+                    rb.instret_at = r.span(v["instret"]);
+                }
+                if (v["mac_per_cycle"]) {
+                    rb.mac_per_cycle = r.real(v["mac_per_cycle"], "mac_per_cycle");
+                    rb.mac_at = r.span(v["mac_per_cycle"]);
+                }
+            } else {
+                r.fail_at(v, fmt::format("region '{}' expects cycles or {{cycles: N, instret: N}}", rb.name));
+            }
+            entry.regions.push_back(std::move(rb));
+        }
+        file.entries.push_back(std::move(entry));
+    }
+    return file;
+}
+
+std::vector<RegressRow> compare_entry(const BaselineEntry& entry, const PointResult& result) {
+    std::vector<RegressRow> rows;
+    if (!result.ok) {
+        rows.push_back({entry.name, "", Verdict::Failed, 0, 0, result.error});
+        return rows;
+    }
+    const auto now = report_regions(result);
+    for (const auto& b : entry.regions) {
+        const auto it =
+            std::find_if(now.begin(), now.end(), [&](const auto& r) { return r.first == b.name; });
+        if (it == now.end()) {
+            rows.push_back(
+                {entry.name, b.name, Verdict::Missing, b.cycles, 0, "the program no longer reports it"});
+            continue;
+        }
+        const RegionFigures& f = it->second;
+        RegressRow row{entry.name, b.name, Verdict::Ok, b.cycles, f.cycles, ""};
+        if (!entry.tolerance.accepts(b.cycles, f.cycles))
+            row.verdict = f.cycles > b.cycles ? Verdict::Slower : Verdict::Faster;
+        else if (b.instret && !entry.tolerance.accepts(*b.instret, f.instret)) {
+            row.verdict = f.instret > *b.instret ? Verdict::Slower : Verdict::Faster;
+            row.message = fmt::format("instret {} -> {}", *b.instret, f.instret);
+        } else if (b.mac_per_cycle && std::abs(f.mac_per_cycle - *b.mac_per_cycle) >
+                                          5e-4 + entry.tolerance.relative * *b.mac_per_cycle) {
+            row.verdict = f.mac_per_cycle < *b.mac_per_cycle ? Verdict::Slower : Verdict::Faster;
+            row.message = fmt::format("MAC/cycle {:.3f} -> {:.3f}", *b.mac_per_cycle, f.mac_per_cycle);
+        }
+        rows.push_back(std::move(row));
+    }
+    for (const auto& [name, f] : now)
+        if (std::none_of(entry.regions.begin(), entry.regions.end(),
+                         [&](const auto& b) { return b.name == name; }))
+            rows.push_back({entry.name, name, Verdict::New, 0, f.cycles, "not in the baseline"});
+    return rows;
+}
+
+std::string updated_baseline(const BaselineFile& file, const std::map<std::string, PointResult>& results) {
+    struct Edit {
+        size_t offset, length;
+        std::string text;
+    };
+    std::vector<Edit> edits;
+    for (const auto& entry : file.entries) {
+        const auto res = results.find(entry.name);
+        if (res == results.end() || !res->second.ok) continue;
+        const auto now = report_regions(res->second);
+        for (const auto& b : entry.regions) {
+            const auto it =
+                std::find_if(now.begin(), now.end(), [&](const auto& r) { return r.first == b.name; });
+            if (it == now.end()) { // gone from the program: drop its line
+                const auto [start, end] = line_bounds(file.text, b.whole_line.line);
+                edits.push_back({start, end - start, ""});
+                continue;
+            }
+            const RegionFigures& f = it->second;
+            if (f.cycles != b.cycles)
+                edits.push_back({b.cycles_at.offset, b.cycles_at.length, std::to_string(f.cycles)});
+            if (b.instret && f.instret != *b.instret)
+                edits.push_back({b.instret_at.offset, b.instret_at.length, std::to_string(f.instret)});
+            if (b.mac_per_cycle &&
+                fmt::format("{:.3f}", f.mac_per_cycle) != fmt::format("{:.3f}", *b.mac_per_cycle))
+                edits.push_back({b.mac_at.offset, b.mac_at.length, fmt::format("{:.3f}", f.mac_per_cycle)});
+        }
+        // New regions go after the entry's last region line, indented like it.
+        std::string added;
+        for (const auto& [name, f] : now)
+            if (std::none_of(entry.regions.begin(), entry.regions.end(),
+                             [&](const auto& b) { return b.name == name; }))
+                added += region_line(std::string(entry.regions_indent, ' '), name, f);
+        if (!added.empty() && !entry.regions.empty()) {
+            const auto [start, end] = line_bounds(file.text, entry.regions.back().whole_line.line);
+            (void)start;
+            edits.push_back({end, 0, added});
+        }
+    }
+    std::sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.offset > b.offset; });
+    std::string text = file.text;
+    for (const auto& e : edits)
+        text.replace(e.offset, e.length, e.text);
+    return text;
+}
+
+std::string initial_baseline(const std::vector<BaselineEntry>& entries,
+                             const std::map<std::string, PointResult>& results,
+                             const std::string& platform_file) {
+    std::string out =
+        "# Cycle baselines for `pulpsim regress`: a region whose cycles move beyond the tolerance fails the\n"
+        "# check. Bless a deliberate change with `pulpsim regress THIS_FILE --update` and commit the diff.\n";
+    if (!platform_file.empty()) out += fmt::format("platform: {}\n", platform_file);
+    out += "tolerance: 0 # exact: the simulator is deterministic\nentries:\n";
+    for (const auto& e : entries) {
+        out += fmt::format("  - name: {}\n    program: {}\n", e.name, e.program);
+        if (!e.overrides.empty()) {
+            out += "    set:\n";
+            for (const auto& o : e.overrides) {
+                const size_t eq = o.find('=');
+                out += fmt::format("      {}: {}\n", o.substr(0, eq), o.substr(eq + 1));
+            }
+        }
+        out += "    regions:\n";
+        for (const auto& [name, f] : report_regions(results.at(e.name)))
+            out += region_line("      ", name, f);
+    }
+    return out;
+}
+
+} // namespace pulpsim::runs

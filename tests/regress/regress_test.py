@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""Checks `pulpsim regress`: a kernel slowed by one instruction in its inner loop fails the gate with its
+numbers, a faster one is a stale baseline, --update changes exactly the affected lines and keeps comments,
+JUnit and markdown reports, failed entries, history and trend, and one-line errors for bad baselines.
+
+Baselines are written by `regress --init` from the unmodified kernel; the slowed kernel is the same source
+built with one extra `nop` per MAC (kernels/apps/matmul_fp32_parallel), so the expected direction of every
+verdict follows from the programs, not from recorded numbers.
+"""
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+FAILURES = []
+
+
+def check(condition, what):
+    print(("ok   " if condition else "FAIL ") + what, flush=True)
+    if not condition:
+        FAILURES.append(what)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sim", required=True)
+    ap.add_argument("--kernels", required=True)
+    ap.add_argument("--workdir", required=True)
+    args = ap.parse_args()
+    shutil.rmtree(args.workdir, ignore_errors=True)
+    os.makedirs(args.workdir)
+    w = args.workdir
+    normal = os.path.join(args.kernels, "matmul_fp32_parallel_rows.elf")
+    slowed = os.path.join(args.kernels, "matmul_fp32_parallel_rows_slowed.elf")
+    prog = os.path.join(w, "mm.elf")
+    other = shutil.copy(os.path.join(args.kernels, "fp16_kernels.elf"), os.path.join(w, "fp16.elf"))
+
+    def regress(*extra):
+        return subprocess.run([args.sim, "regress", *extra], capture_output=True, text=True, timeout=600)
+
+    # A baseline of the unmodified kernel, with comments of the user's own.
+    shutil.copy(normal, prog)
+    base = os.path.join(w, "base.yaml")
+    r = regress("--init", base, prog, other)
+    check(r.returncode == 0 and os.path.exists(base), f"--init writes a baseline ({r.stderr.strip()})")
+    text = open(base).read().replace("entries:\n", "entries:\n  # the matmul kernel under test\n")
+    text = text.replace("      matmul:", "      # the timed region\n      matmul:")
+    open(base, "w").write(text)
+    r = regress(base)
+    check(r.returncode == 0 and "0 failing" in r.stdout, "the unchanged kernel passes its baseline")
+    baseline_cycles = int(re.search(r"matmul: \{cycles: (\d+)", text).group(1))
+
+    # One more instruction in the inner loop: slower, exit 1, the row names entry, region and numbers.
+    shutil.copy(slowed, prog)
+    junit, md = os.path.join(w, "report.xml"), os.path.join(w, "report.md")
+    r = regress(base, "--junit", junit, "--markdown", md)
+    row = next((line for line in r.stdout.splitlines() if line.startswith("mm ") and " matmul " in line), "")
+    fields = row.split()
+    now = int(fields[3]) if len(fields) > 5 else 0
+    check(r.returncode == 1 and fields[-1:] == ["slower"] and int(fields[2]) == baseline_cycles and now > baseline_cycles
+          and fields[4] == f"+{now - baseline_cycles}",
+          f"a slowed kernel exits 1 naming entry, region, baseline, new count and delta ({row!r})")
+    slower_line = next((line for line in r.stdout.splitlines() if line.startswith("fp16 ")), "")
+    check(slower_line.endswith(" ok"), "the other entry stays ok")
+    try:
+        root = ET.parse(junit).getroot()
+        suite = root.find("testsuite")
+        cases = suite.findall("testcase")
+        failed = [c for c in cases if c.find("failure") is not None]
+        msg = failed[0].find("failure").get("message") if failed else ""
+        check(int(suite.get("tests")) == len(cases) == 5 and int(suite.get("failures")) == len(failed) == 1
+              and str(baseline_cycles) in msg and str(now) in msg,
+              f"the JUnit report parses: 5 test cases, 1 failure carrying the numbers ({msg!r})")
+    except (ET.ParseError, AttributeError, TypeError) as e:
+        check(False, f"the JUnit report parses ({e})")
+    md_text = open(md).read()
+    check("FAILED" in md_text and "| mm | matmul |" in md_text and "slower" in md_text,
+          "the markdown summary shows the slower region")
+    # Two runs give byte-identical reports.
+    r2 = regress(base, "--junit", junit + "2", "--markdown", md + "2")
+    check(r2.stdout == r.stdout and open(junit).read() == open(junit + "2").read() and md_text == open(md + "2").read(),
+          "two runs give byte-identical table, JUnit and markdown")
+
+    # A baseline of the slowed kernel, then the normal one: faster = a stale baseline.
+    stale = os.path.join(w, "stale.yaml")
+    open(stale, "w").write(text)
+    r = regress(stale, "--update")  # bless the slowed kernel: only its numbers change
+    after = open(stale).read()
+    changed = [(a, b) for a, b in zip(text.splitlines(), after.splitlines()) if a != b]
+    check(r.returncode == 0 and len(text.splitlines()) == len(after.splitlines()) and len(changed) == 1
+          and "matmul:" in changed[0][1] and "# the timed region" in after and "# the matmul kernel under test" in after,
+          f"--update changes exactly the matmul line and keeps every comment ({changed})")
+    shutil.copy(normal, prog)
+    r = regress(stale)
+    check(r.returncode == 1 and re.search(r"^mm +matmul .* faster$", r.stdout, re.M) is not None,
+          "a faster kernel is reported as a stale baseline (exit 1)")
+    r = regress(stale, "--allow-faster")
+    check(r.returncode == 0, "--allow-faster lets it pass")
+
+    # New and missing regions: --update adds the one and drops the other.
+    edited = os.path.join(w, "edited.yaml")
+    t = open(base).read()
+    t = re.sub(r"      vm_naive: .*\n", "", t)
+    t = t.replace("      matmul_fp16:", "      gone_region: {cycles: 5, instret: 5}\n      matmul_fp16:")
+    open(edited, "w").write(t)
+    r = regress(edited)
+    check(r.returncode == 1 and re.search(r"gone_region .* missing", r.stdout) and re.search(r"vm_naive .* new", r.stdout),
+          "a region the program no longer has is missing (exit 1), one the baseline lacks is new")
+    regress(edited, "--update")
+    r = regress(edited)
+    check(r.returncode == 0 and "gone_region" not in open(edited).read() and "vm_naive" in open(edited).read(),
+          "--update drops the missing region and adds the new one")
+
+    # Failed entries: a missing program and a program whose own check fails.
+    broken = os.path.join(w, "broken.yaml")
+    open(broken, "w").write(f"""entries:
+  - name: absent
+    program: {os.path.join(w, "absent.elf")}
+    regions:
+      matmul: 100
+  - name: failing
+    program: {os.path.join(args.kernels, "layers_error_zero.elf")}
+    regions:
+      conv_fw: 100
+""")
+    r = regress(broken, "--junit", junit)
+    rows = [line for line in r.stdout.splitlines() if line.startswith(("absent", "failing"))]
+    check(r.returncode == 1 and len(rows) == 2 and all(line.split()[1] == "failed:" or " failed: " in line for line in rows)
+          and "absent.elf" in rows[0] and "zero dimension" in rows[1],
+          f"a missing and a failing program are failed entries with their one-line errors ({rows})")
+
+    # History and trend.
+    hist = os.path.join(w, "history.db")
+    regress(base, "--history", hist)
+    shutil.copy(slowed, prog)
+    regress(base, "--history", hist)
+    png = os.path.join(w, "trend.png")
+    r = regress("--trend", "--history", hist, "--entry", "mm", "--region", "matmul", "--plot", png)
+    lines = [line for line in r.stdout.splitlines() if " matmul " in line]
+    check(r.returncode == 0 and len(lines) == 2 and int(lines[0].split()[-1]) == baseline_cycles
+          and int(lines[1].split()[-1]) > baseline_cycles, f"--trend lists the region's cycles per recorded run ({lines})")
+    check(os.path.exists(png) and open(png, "rb").read(4) == b"\x89PNG", "--trend --plot draws the trend")
+
+    # Bad baseline files: one line naming file, line and key; exit 2.
+    for name, body, line, word in [
+        ("unknown", "entries:\n  - name: a\n    program: x.elf\n    regoins: {}\n", 4, "regoins"),
+        ("tolerance", "tolerance: lots\nentries: []\n", 1, "tolerance"),
+        ("cycles", "entries:\n  - name: a\n    program: x.elf\n    regions:\n      r: {cycles: -3}\n", 5, "cycles"),
+        ("setkey", "entries:\n  - name: a\n    program: x.elf\n    set: {tcdm.sise: 1}\n    regions: {r: 1}\n", 4,
+         "tcdm.sise"),
+    ]:
+        path = os.path.join(w, f"bad-{name}.yaml")
+        open(path, "w").write(body)
+        r = regress(path)
+        err = r.stderr.strip().splitlines()
+        check(r.returncode == 2 and len(err) == 1 and f"{path}:{line}" in err[0] and word in err[0],
+              f"bad baseline '{name}': one line naming {path}:{line} and '{word}' ({err})")
+    if FAILURES:
+        print(f"{len(FAILURES)} check(s) failed", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
