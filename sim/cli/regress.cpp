@@ -138,15 +138,6 @@ std::string git_commit() {
     return out;
 }
 
-std::string now_utc() {
-    const std::time_t t = std::time(nullptr);
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return buf;
-}
-
 void create_history(runs::ResultsStore& store) {
     store.query(
         "CREATE TABLE IF NOT EXISTS regress_runs (id INTEGER PRIMARY KEY, started_at TEXT, git_commit TEXT,"
@@ -161,10 +152,10 @@ void append_history(runs::ResultsStore& store, const std::string& baseline, cons
     create_history(store);
     store.query("BEGIN IMMEDIATE");
     try {
-        const auto id =
-            store.query("INSERT INTO regress_runs (started_at, git_commit, baseline, simulator, failures)"
-                        " VALUES (?, ?, ?, ?, ?) RETURNING id",
-                        {now_utc(), git_commit(), baseline, version, static_cast<int64_t>(failures)});
+        const auto id = store.query(
+            "INSERT INTO regress_runs (started_at, git_commit, baseline, simulator, failures)"
+            " VALUES (?, ?, ?, ?, ?) RETURNING id",
+            {runs::utc_timestamp(), git_commit(), baseline, version, static_cast<int64_t>(failures)});
         for (const auto& r : rows)
             store.query("INSERT INTO regress_regions VALUES (?, ?, ?, ?, ?, ?)",
                         {id.rows.at(0).at(0), r.entry, r.region, static_cast<int64_t>(r.baseline),

@@ -33,15 +33,6 @@ Value platform_value(const std::string& text) {
     return text;
 }
 
-std::string now_utc() {
-    const std::time_t t = std::time(nullptr);
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return buf;
-}
-
 class Statement {
   public:
     Statement(sqlite3* db, const std::string& sql, const std::string& path) : db_(db) {
@@ -131,6 +122,15 @@ Value json_number(const nlohmann::json& j, const char* key) {
 }
 
 } // namespace
+
+std::string utc_timestamp() {
+    const std::time_t t = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buf;
+}
 
 std::string to_text(const Value& v) {
     if (std::holds_alternative<std::monostate>(v)) return "";
@@ -282,7 +282,7 @@ void ResultsStore::put(const DesignPoint& point, const std::string& simulator_ve
         {"error", result.ok ? Value{} : Value{result.error}},
         {"report", result.report.empty() ? Value{} : Value{result.report}},
         {"host_seconds", result.host_seconds},
-        {"stored_at", now_utc()},
+        {"stored_at", utc_timestamp()},
     };
     if (report.is_object()) {
         cols.emplace_back("cycles", json_number(report, "cycles"));
@@ -374,7 +374,7 @@ void ResultsStore::record_sweep(const SweepSpec& spec, const std::vector<DesignP
         up.bind(2, spec.path);
         up.bind(3, text);
         up.bind(4, static_cast<int64_t>(points.size()));
-        up.bind(5, now_utc());
+        up.bind(5, utc_timestamp());
         up.step(path_);
         Statement del(db_, "DELETE FROM sweep_points WHERE sweep = ?", path_);
         del.bind(1, spec.name);

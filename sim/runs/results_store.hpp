@@ -41,6 +41,8 @@ struct QueryResult {
     std::vector<std::vector<Value>> rows;
 };
 std::string to_text(const Value& v);
+// The current time as ISO 8601 UTC ("2026-01-31T12:00:00Z"), as the store records it.
+std::string utc_timestamp();
 
 class ResultsStore {
   public:

@@ -14,14 +14,10 @@ import shutil
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from checks import Checks, fresh_dir  # noqa: E402
 
-FAILURES = []
-
-
-def check(condition, what):
-    print(("ok   " if condition else "FAIL ") + what, flush=True)
-    if not condition:
-        FAILURES.append(what)
+check = Checks()
 
 
 def main():
@@ -30,8 +26,7 @@ def main():
     ap.add_argument("--kernels", required=True)
     ap.add_argument("--workdir", required=True)
     args = ap.parse_args()
-    shutil.rmtree(args.workdir, ignore_errors=True)
-    os.makedirs(args.workdir)
+    fresh_dir(args.workdir)
     w = args.workdir
     normal = os.path.join(args.kernels, "matmul_fp32_parallel_rows.elf")
     slowed = os.path.join(args.kernels, "matmul_fp32_parallel_rows_slowed.elf")
@@ -158,10 +153,7 @@ def main():
         err = r.stderr.strip().splitlines()
         check(r.returncode == 2 and len(err) == 1 and f"{path}:{line}" in err[0] and word in err[0],
               f"bad baseline '{name}': one line naming {path}:{line} and '{word}' ({err})")
-    if FAILURES:
-        print(f"{len(FAILURES)} check(s) failed", file=sys.stderr)
-        return 1
-    return 0
+    return check.exit_status()
 
 
 if __name__ == "__main__":

@@ -9,9 +9,11 @@ import argparse
 import glob
 import os
 import re
-import shutil
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from checks import repository_view  # noqa: E402
 
 # Programs that are not cluster kernels with regions: bare-mode programs and the ones built to fail.
 NOT_GATED = re.compile(r"^(matmul_fp32|matmul_fp32_hwloop|matmul_fp32_rv32imfc|.*error.*|.*mismatch.*|.*_slowed)$")
@@ -24,11 +26,8 @@ def main():
     ap.add_argument("--build", required=True)
     ap.add_argument("--workdir", required=True)
     args = ap.parse_args()
-    shutil.rmtree(args.workdir, ignore_errors=True)
-    os.makedirs(args.workdir)
     # Baselines name build/kernels/... and configs/... relative to the repository root.
-    os.symlink(os.path.abspath(args.build), os.path.join(args.workdir, "build"))
-    os.symlink(os.path.join(os.path.abspath(args.source), "configs"), os.path.join(args.workdir, "configs"))
+    repository_view(args.source, args.build, args.workdir)
     shipped = sorted(os.path.splitext(os.path.basename(p))[0]
                      for p in glob.glob(os.path.join(args.build, "kernels", "*.elf")))
     gated = [p for p in shipped if not NOT_GATED.match(p)]

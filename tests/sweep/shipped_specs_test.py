@@ -8,19 +8,13 @@ sweet spots at 128 KiB of L1: with one half-duplex DMA channel, 2 / 4 / 8 cores 
 import argparse
 import glob
 import json
-import math
 import os
-import shutil
 import subprocess
 import sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from checks import Checks, repository_view  # noqa: E402
 
-FAILURES = []
-
-
-def check(condition, what):
-    print(("ok   " if condition else "FAIL ") + what, flush=True)
-    if not condition:
-        FAILURES.append(what)
+check = Checks()
 
 
 def main():
@@ -31,10 +25,7 @@ def main():
     ap.add_argument("--workdir", required=True)
     args = ap.parse_args()
     # The shipped sweeps name build/kernels/... and configs/... relative to where pulpsim runs.
-    shutil.rmtree(args.workdir, ignore_errors=True)
-    os.makedirs(args.workdir)
-    os.symlink(os.path.abspath(args.build), os.path.join(args.workdir, "build"))
-    os.symlink(os.path.join(os.path.abspath(args.source), "configs"), os.path.join(args.workdir, "configs"))
+    repository_view(args.source, args.build, args.workdir)
     db = os.path.join(args.workdir, "results", "shipped.db")
 
     def sweep(spec, *extra):
@@ -74,10 +65,7 @@ def main():
     check(max(single) / min(single) < 1.25 and all(cell[(1, l, b)]["dma_verdict"] == "compute-bound"
                                                    for l in ("128KiB", "256KiB", "512KiB") for b in (16, 128)),
           f"one core is compute-bound and barely moved by L1 or bandwidth ({min(single):.3f}..{max(single):.3f})")
-    if FAILURES:
-        print(f"{len(FAILURES)} check(s) failed", file=sys.stderr)
-        return 1
-    return 0
+    return check.exit_status()
 
 
 if __name__ == "__main__":

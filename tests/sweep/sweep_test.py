@@ -17,15 +17,10 @@ import sqlite3
 import subprocess
 import sys
 import time
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from checks import Checks, fresh_dir  # noqa: E402
 
-FAILURES = []
-
-
-def check(condition, what):
-    print(("ok   " if condition else "FAIL ") + what, flush=True)
-    if not condition:
-        FAILURES.append(what)
-    return condition
+check = Checks()
 
 
 def sweep(sim, spec, db, *extra, timeout=300):
@@ -273,17 +268,13 @@ def main():
     ap.add_argument("--kernels", required=True)
     ap.add_argument("--workdir", required=True)
     args = ap.parse_args()
-    shutil.rmtree(args.workdir, ignore_errors=True)
-    os.makedirs(args.workdir)
+    fresh_dir(args.workdir)
     bad_specs(args.sim, args.workdir, args.kernels)
     order_and_exclusion(args.sim, args.workdir, args.kernels)
     identity_and_failures(args.sim, args.workdir, args.kernels)
     resume_after_kill(args.sim, args.workdir, args.kernels)
     plots_from_db(args.sim, args.workdir, args.kernels)
-    if FAILURES:
-        print(f"{len(FAILURES)} check(s) failed", file=sys.stderr)
-        return 1
-    return 0
+    return check.exit_status()
 
 
 if __name__ == "__main__":

@@ -1,0 +1,35 @@
+"""What the Python end-to-end tests share: named checks that print ok/FAIL and count failures, and a view of
+the repository (build/ and configs/ side by side) for files that name paths relative to its root."""
+import os
+import shutil
+
+
+class Checks:
+    def __init__(self):
+        self.failures = []
+
+    def __call__(self, condition, what):
+        print(("ok   " if condition else "FAIL ") + what, flush=True)
+        if not condition:
+            self.failures.append(what)
+        return condition
+
+    def exit_status(self):
+        if self.failures:
+            print(f"{len(self.failures)} check(s) failed", flush=True)
+        return 1 if self.failures else 0
+
+
+def fresh_dir(path):
+    shutil.rmtree(path, ignore_errors=True)
+    os.makedirs(path)
+    return path
+
+
+def repository_view(source, build, workdir):
+    """A fresh workdir holding build -> the build tree and configs -> the source's configs/, so that sweep
+    and baseline files naming build/kernels/... and configs/... resolve whatever the build folder is called."""
+    fresh_dir(workdir)
+    os.symlink(os.path.abspath(build), os.path.join(workdir, "build"))
+    os.symlink(os.path.join(os.path.abspath(source), "configs"), os.path.join(workdir, "configs"))
+    return workdir
