@@ -7,7 +7,7 @@ packages=(
   nlohmann-json3-dev libelf-dev libgtest-dev libbenchmark-dev
   clang-19 lld-19 llvm-19 picolibc-riscv64-unknown-elf gcc-riscv64-unknown-elf
   qemu-user python3 python3-torch
-  libsqlite3-dev sqlite3 libxxhash-dev python3-matplotlib python3-pandas
+  libsqlite3-dev sqlite3 libxxhash-dev python3-matplotlib python3-pandas python3-junitparser
   slurmctld slurmd slurm-client munge
 )
 missing=()
