@@ -170,6 +170,7 @@ int command_sweep(const std::vector<std::string>& args) {
     const std::vector<runs::DesignPoint> points = runs::expand_points(spec, version);
     if (out_dir.empty()) out_dir = (fs::path(db).parent_path() / spec.name).string();
     if (slurm.dir.empty()) slurm.dir = db + ".slurm/" + spec.name;
+    slurm.wait = vm.count("wait") > 0;
     if (const fs::path parent = fs::path(db).parent_path(); !parent.empty()) fs::create_directories(parent);
     runs::ResultsStore store(db);
     store.record_sweep(spec, points);
@@ -199,7 +200,10 @@ int command_sweep(const std::vector<std::string>& args) {
                 const auto now_done = store.finished(ids);
                 std::erase_if(pending, [&](const runs::DesignPoint* p) { return now_done.count(p->id) > 0; });
             }
-            if (!vm.count("collect") && !pending.empty()) {
+            if (pending.empty())
+                std::fprintf(stderr, "sweep %s: all %zu points already stored in %s\n", spec.name.c_str(),
+                             points.size(), db.c_str());
+            else if (!vm.count("collect")) {
                 if (const std::string job = runs::slurm_active_job(slurm); !job.empty())
                     throw UsageError(
                         fmt::format("sweep {}: Slurm job {} of this sweep is still queued or running; "

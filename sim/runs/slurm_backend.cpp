@@ -56,18 +56,21 @@ std::string slurm_command(const std::vector<std::string>& args, int* exit_code =
     }
     const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     if (code == 127)
-        throw std::runtime_error(fmt::format("{}: not found (the Slurm backend needs Slurm's client commands, "
-                                             "Debian package slurm-client)",
-                                             args.front()));
-    if (exit_code) *exit_code = code;
+        throw std::runtime_error(
+            fmt::format("{}: not found (the Slurm backend needs Slurm's client commands, "
+                        "Debian package slurm-client)",
+                        args.front()));
+    if (exit_code)
+        *exit_code = code;
     else if (code != 0)
         throw std::runtime_error(fmt::format("{} failed with exit status {}", args.front(), code));
     return out;
 }
 
 nlohmann::json result_json(const std::string& id, const PointResult& r) {
-    return {{"id", id},           {"ok", r.ok},       {"exit_code", r.exit_code}, {"signalled", r.signalled},
-            {"error", r.error},   {"report", r.report}, {"host_seconds", r.host_seconds}};
+    return {
+        {"id", id},         {"ok", r.ok},         {"exit_code", r.exit_code},      {"signalled", r.signalled},
+        {"error", r.error}, {"report", r.report}, {"host_seconds", r.host_seconds}};
 }
 
 } // namespace
@@ -138,18 +141,19 @@ std::string slurm_submit(const SlurmOptions& options, const std::vector<const De
     write_file_atomically((dir / "manifest.json").string(), manifest.dump() + "\n");
 
     std::string script = "#!/bin/sh\n# One array task: a slice of the points in manifest.json.\n";
-    script += fmt::format("exec '{}' sweep --worker '{}' --task \"$SLURM_ARRAY_TASK_ID\" --jobs {}\n", simulator,
-                          dir.string(), options.cpus_per_task);
+    script += fmt::format("exec '{}' sweep --worker '{}' --task \"$SLURM_ARRAY_TASK_ID\" --jobs {}\n",
+                          simulator, dir.string(), options.cpus_per_task);
     write_file_atomically((dir / "job.sh").string(), script);
 
-    std::vector<std::string> args = {"sbatch",
-                                     "--parsable",
-                                     "--job-name=pulpsim-" + label,
-                                     fmt::format("--array=0-{}{}", tasks - 1,
-                                                 options.throttle ? fmt::format("%{}", options.throttle) : ""),
-                                     fmt::format("--cpus-per-task={}", options.cpus_per_task),
-                                     "--output=" + (dir / "logs" / "%A_%a.out").string(),
-                                     "--chdir=" + dir.string()};
+    std::vector<std::string> args = {
+        "sbatch",
+        "--parsable",
+        "--job-name=pulpsim-" + label,
+        fmt::format("--array=0-{}{}", tasks - 1,
+                    options.throttle ? fmt::format("%{}", options.throttle) : ""),
+        fmt::format("--cpus-per-task={}", options.cpus_per_task),
+        "--output=" + (dir / "logs" / "%A_%a.out").string(),
+        "--chdir=" + dir.string()};
     if (!options.partition.empty()) args.push_back("--partition=" + options.partition);
     if (!options.time_limit.empty()) args.push_back("--time=" + options.time_limit);
     if (options.wait) args.push_back("--wait");
@@ -173,7 +177,8 @@ size_t slurm_worker(const std::string& dir, unsigned task, const std::string& si
     try {
         manifest = nlohmann::json::parse(read_text(root / "manifest.json"));
     } catch (const std::exception& e) {
-        throw std::runtime_error(fmt::format("{}: cannot read the manifest: {}", (root / "manifest.json").string(), e.what()));
+        throw std::runtime_error(
+            fmt::format("{}: cannot read the manifest: {}", (root / "manifest.json").string(), e.what()));
     }
     const std::string wanted = manifest.at("simulator_version").get<std::string>();
     if (wanted != simulator_version)
@@ -204,7 +209,8 @@ size_t slurm_worker(const std::string& dir, unsigned task, const std::string& si
     options.show_progress = false;
     size_t failed = 0;
     run_points(order, options, [&](const DesignPoint& p, const PointResult& r) {
-        write_file_atomically((root / "results" / (p.id + ".json")).string(), result_json(p.id, r).dump() + "\n");
+        write_file_atomically((root / "results" / (p.id + ".json")).string(),
+                              result_json(p.id, r).dump() + "\n");
         failed += r.ok ? 0 : 1;
     });
     return failed;

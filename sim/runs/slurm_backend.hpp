@@ -15,13 +15,13 @@
 namespace pulpsim::runs {
 
 struct SlurmOptions {
-    std::string dir;          // shared folder for the manifest, the results and the job logs
-    std::string partition;    // "" = the cluster's default
-    std::string time_limit;   // per array task, in sbatch's --time syntax; "" = the partition's default
-    unsigned throttle = 0;    // at most this many tasks at once (sbatch --array=...%N); 0 = no limit
+    std::string dir;           // shared folder for the manifest, the results and the job logs
+    std::string partition;     // "" = the cluster's default
+    std::string time_limit;    // per array task, in sbatch's --time syntax; "" = the partition's default
+    unsigned throttle = 0;     // at most this many tasks at once (sbatch --array=...%N); 0 = no limit
     unsigned max_tasks = 1000; // array size cap; each task runs every max_tasks-th point
     unsigned cpus_per_task = 1;
-    bool wait = false;        // block until the job ends, then collect
+    bool wait = false; // block until the job ends, then collect
 };
 
 // Moves every result file in dir/results of a point in `points` into the store; returns how many.

@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+"""`pulpsim sweep --backend slurm` on a real Slurm: starts a private single-node cluster (munged, slurmctld,
+slurmd from Debian's packages, on loopback, every file under --workdir), runs a sweep through it and checks
+that the database holds exactly what the local backend stores; resubmitting runs nothing. Stops the daemons
+it started, by pid, whatever happens. Needs root (as CI runs) and scripts/install-deps.sh's packages.
+"""
+import argparse
+import os
+import shutil
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from checks import Checks, fresh_dir  # noqa: E402
+
+check = Checks()
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def stop(procs):
+    for p in reversed(procs):
+        if p.poll() is None:
+            p.send_signal(signal.SIGTERM)
+    deadline = time.time() + 10
+    for p in reversed(procs):
+        try:
+            p.wait(timeout=max(0.1, deadline - time.time()))
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+
+
+def start_cluster(work, env):
+    """munged, slurmctld and slurmd in the foreground as our children; returns them once the node is idle."""
+    for tool in ("munged", "mungekey", "slurmctld", "slurmd", "sbatch", "squeue", "sinfo"):
+        if not shutil.which(tool, path=env["PATH"]):
+            sys.exit(f"FAIL {tool} not found: run scripts/install-deps.sh (munge, slurmctld, slurmd, slurm-client)")
+    host = socket.gethostname().split(".")[0]
+    munge_dir = fresh_dir(os.path.join(work, "munge"))
+    os.chmod(munge_dir, 0o700)
+    key = os.path.join(munge_dir, "munge.key")
+    subprocess.run(["mungekey", "--create", "--keyfile", key], check=True, timeout=30)
+    os.chmod(key, 0o400)
+    sock = os.path.join(munge_dir, "munge.socket")
+    conf = os.path.join(work, "slurm.conf")
+    for d in ("state", "spool", "log"):
+        fresh_dir(os.path.join(work, d))
+    with open(conf, "w") as f:
+        f.write(f"""ClusterName=pulpsimtest
+SlurmctldHost={host}(127.0.0.1)
+SlurmctldPort={free_port()}
+SlurmdPort={free_port()}
+SlurmUser=root
+SlurmdUser=root
+AuthType=auth/munge
+AuthInfo=socket={sock}
+StateSaveLocation={work}/state
+SlurmdSpoolDir={work}/spool
+SlurmctldPidFile={work}/slurmctld.pid
+SlurmdPidFile={work}/slurmd.pid
+SlurmctldLogFile={work}/log/slurmctld.log
+SlurmdLogFile={work}/log/slurmd.log
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+SelectType=select/cons_tres
+SelectTypeParameters=CR_CPU
+MpiDefault=none
+ReturnToService=2
+NodeName={host} NodeAddr=127.0.0.1 CPUs={os.cpu_count()} State=UNKNOWN
+PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
+""")
+    env["SLURM_CONF"] = conf
+    procs = []
+    log = open(os.path.join(work, "log", "daemons.out"), "w")
+    try:
+        procs.append(subprocess.Popen(["munged", "--foreground", "--force", f"--key-file={key}", f"--socket={sock}",
+                                       f"--pid-file={munge_dir}/munged.pid", f"--log-file={munge_dir}/munged.log",
+                                       f"--seed-file={munge_dir}/munged.seed"], stdout=log, stderr=log, env=env))
+        deadline = time.time() + 30
+        while not os.path.exists(sock) and time.time() < deadline:
+            time.sleep(0.1)
+        procs.append(subprocess.Popen(["slurmctld", "-D", "-i", "-f", conf], stdout=log, stderr=log, env=env))
+        procs.append(subprocess.Popen(["slurmd", "-D", "-f", conf, "-N", host], stdout=log, stderr=log, env=env))
+        deadline = time.time() + 90
+        state = ""
+        while time.time() < deadline:
+            r = subprocess.run(["sinfo", "-h", "-o", "%T"], env=env, capture_output=True, text=True, timeout=20)
+            state = r.stdout.strip()
+            if state == "idle":
+                return procs
+            if any(p.poll() is not None for p in procs):
+                break
+            time.sleep(0.5)
+        tail = ""
+        for name in ("slurmctld.log", "slurmd.log", "daemons.out"):
+            path = os.path.join(work, "log", name)
+            if os.path.exists(path):
+                tail += f"\n--- {name}\n" + "".join(open(path).readlines()[-15:])
+        raise RuntimeError(f"the Slurm node did not come up (sinfo: {state!r}){tail}")
+    except BaseException:
+        stop(procs)
+        raise
+
+
+def stored(db):
+    con = sqlite3.connect(db)
+    points = {r[0]: r[1:] for r in con.execute("SELECT id, status, error, exit_code, report FROM points")}
+    regions = sorted(con.execute("SELECT * FROM regions"))
+    con.close()
+    return points, regions
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sim", required=True)
+    ap.add_argument("--kernels", required=True)
+    ap.add_argument("--workdir", required=True)
+    args = ap.parse_args()
+    work = fresh_dir(os.path.abspath(args.workdir))
+    env = dict(os.environ)
+    env["PATH"] = env.get("PATH", "") + ":/usr/sbin:/sbin"
+    good = os.path.join(args.kernels, "matmul_fp32_parallel_rows.elf")
+    bad = os.path.join(args.kernels, "layers_error_zero.elf")
+    spec = os.path.join(work, "slurm-check.yaml")
+    with open(spec, "w") as f:
+        f.write(f"""name: slurm-check
+program: [{good}, {bad}]
+grid:
+  tcdm.size: [64KiB, 128KiB]
+zip:
+  cluster.cores: [2, 4]
+  fpu.count: [2, 4]
+""")
+    local_db, slurm_db = os.path.join(work, "local.db"), os.path.join(work, "slurm.db")
+    r = subprocess.run([args.sim, "sweep", spec, "--db", local_db, "--no-plots", "-q"], capture_output=True, text=True,
+                       timeout=300, env=env)
+    check(r.returncode == 1, f"the local sweep runs its 8 points, 4 of them failing (exit {r.returncode})")
+
+    procs = start_cluster(os.path.join(work, "slurm"), env)
+    try:
+        slurm_dir = os.path.join(work, "shared")
+        cmd = [args.sim, "sweep", spec, "--db", slurm_db, "--no-plots", "-q", "--backend", "slurm", "--wait",
+               "--slurm-dir", slurm_dir, "--max-tasks", "3", "--time-limit", "10"]
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=300, env=env)
+        check("submitted Slurm job" in r.stderr and "collected 8 results" in r.stderr,
+              f"the sweep goes to Slurm as one array job and its 8 results are collected ({r.stderr.strip()!r})")
+        local, slurm = stored(local_db), stored(slurm_db)
+        check(set(local[0]) == set(slurm[0]) and len(local[0]) == 8,
+              f"the Slurm database holds the same 8 points as the local one ({len(slurm[0])})")
+        check(all(local[0][i] == slurm[0].get(i) for i in local[0]),
+              "every point's status, error, exit status and report are byte-identical to the local backend's")
+        check(local[1] == slurm[1] and len(local[1]) == 4, "and so are the region rows")
+        job_file = os.path.join(slurm_dir, "job_id")
+        job = open(job_file).read() if os.path.exists(job_file) else ""
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=300, env=env)
+        check("submitted" not in r.stderr and "all 8 points already stored" in r.stderr and open(job_file).read() == job,
+              f"resubmitting a complete sweep submits nothing ({r.stderr.strip()!r})")
+        logs = os.listdir(os.path.join(slurm_dir, "logs"))
+        check(len(logs) == 3, f"the array had the 3 tasks --max-tasks asked for ({len(logs)} logs)")
+    finally:
+        stop(procs)
+    check(all(p.poll() is not None for p in procs), "the daemons the test started are stopped")
+    return check.exit_status()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
