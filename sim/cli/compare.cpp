@@ -196,7 +196,8 @@ int command_compare(const std::vector<std::string>& args) {
                                 {"mac_per_cycle", per_cycle(macs, r.cycles)},
                                 {"speedup", per_cycle(naive_cycles, r.cycles)}});
         j["variants"] = std::move(variants);
-        pulpsim::write_file_atomically(json_path, j.dump(2) + "\n");
+        pulpsim::write_file_atomically(
+            json_path, j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
     }
 
     std::cout << fmt::format("{} {} {}: matmul M={} N={} K={} ({} MACs) on {}, {} cores\n", layer, step,

@@ -94,6 +94,9 @@ int command_run(const std::vector<std::string>& args) {
         if (config.engine.quantum == 0) throw UsageError("--quantum: must be at least 1");
     }
 
+    // A report path that cannot take a file is bad input, found before the run rather than after it.
+    for (const char* option : {"report-json", "report-csv"})
+        if (vm.count(option)) pulpsim::check_output_path(vm[option].as<std::string>());
     const pulpsim::ElfImage elf = pulpsim::ElfImage::load(program);
     spdlog::info("{}: entry {:#010x}, {} segments", program, elf.entry(), elf.segments().size());
 
@@ -128,9 +131,14 @@ int command_run(const std::vector<std::string>& args) {
     if (show_progress && outcome.host_seconds >= 2) std::fprintf(stderr, "\r%60s\r", "");
     std::fflush(stdout);
 
-    if (!json_path.empty())
-        pulpsim::write_file_atomically(json_path, pulpsim::report_json(view, outcome).dump(2) + "\n");
-    if (!csv_path.empty()) pulpsim::write_file_atomically(csv_path, pulpsim::report_csv(view, outcome));
+    std::vector<std::pair<std::string, std::string>> reports;
+    if (vm.count("report-json"))
+        reports.emplace_back(json_path,
+                             pulpsim::report_json(view, outcome)
+                                     .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
+                                 "\n");
+    if (vm.count("report-csv")) reports.emplace_back(csv_path, pulpsim::report_csv(view, outcome));
+    pulpsim::write_files_atomically(reports);
     if (!vm.count("quiet")) pulpsim::print_report_table(std::cout, view, outcome);
     if (outcome.kind != pulpsim::RunOutcome::Kind::Exit) spdlog::error("{}: {}", program, outcome.message);
     return outcome.exit_status;

@@ -218,6 +218,11 @@ int command_sweep(const std::vector<std::string>& args) {
                 if (slurm.wait) {
                     const size_t n = runs::slurm_collect(slurm, points, store, version);
                     std::fprintf(stderr, "sweep %s: collected %zu results\n", spec.name.c_str(), n);
+                    // A task that failed as a whole (e.g. the simulator was rebuilt meanwhile) says why in
+                    // its log.
+                    if (n < pending.size())
+                        std::fprintf(stderr, "sweep %s: %zu submitted points sent no result; see %s/logs/\n",
+                                     spec.name.c_str(), pending.size() - n, slurm.dir.c_str());
                 } else {
                     std::fprintf(stderr,
                                  "sweep %s: run `pulpsim sweep %s --backend slurm --collect` when it ends\n",

@@ -514,6 +514,9 @@ std::string read_file(const std::string& path) {
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec))
         fail(fmt::format("{}: cannot read platform file: is a directory", path));
+    // A FIFO would block the read and a device such as /dev/zero never end it.
+    if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec))
+        fail(fmt::format("{}: cannot read platform file: not a regular file", path));
     std::ifstream in(path, std::ios::binary);
     if (!in) fail(fmt::format("{}: cannot read platform file: {}", path, std::strerror(errno)));
     std::ostringstream text;

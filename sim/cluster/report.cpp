@@ -1,10 +1,13 @@
 #include "cluster/report.hpp"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
 #include <stdexcept>
+#include <unistd.h>
 
 #include "cluster/cluster_system.hpp"
 #include "cluster/fpu_pool.hpp"
@@ -273,7 +276,7 @@ std::string report_csv(const RunView& v, const RunOutcome&) {
         csv += "\n";
     }
     for (const RegionRecord& r : v.host->regions()) {
-        csv += fmt::format("region,{},{},{},{},{:.6f}", r.name, r.cycles, r.instret, r.macs,
+        csv += fmt::format("region,{},{},{},{},{:.6f}", csv_field(r.name), r.cycles, r.instret, r.macs,
                            ratio(r.macs, r.cycles));
         for (auto s : r.stalls)
             csv += fmt::format(",{}", s);
@@ -376,8 +379,8 @@ void print_report_table(std::ostream& os, const RunView& v, const RunOutcome& ou
         if (dma_used) os << fmt::format("{:>10}{:>10}{:>15}", "DMA busy", "overlap", "bound by");
         os << "\n";
         for (const RegionRecord& r : regions) {
-            os << fmt::format("{:<20}{:>6}{:>14}{:>14}{:>12}{:>10.3f}{:>9.1f}%", r.name, r.count, r.cycles,
-                              r.instret, r.macs, ratio(r.macs, r.cycles),
+            os << fmt::format("{:<20}{:>6}{:>14}{:>14}{:>12}{:>10.3f}{:>9.1f}%", printable(r.name), r.count,
+                              r.cycles, r.instret, r.macs, ratio(r.macs, r.cycles),
                               100.0 * ratio(r.macs, r.cycles * ideal_macs_per_cycle(v)));
             if (dma_used) {
                 const RegionDma d = region_dma(r, *v.dma);
@@ -390,20 +393,86 @@ void print_report_table(std::ostream& os, const RunView& v, const RunOutcome& ou
     os.flush();
 }
 
-void write_file_atomically(const std::string& path, const std::string& contents) {
-    const std::string tmp = path + ".tmp";
-    {
-        std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-        if (!f) throw std::runtime_error(fmt::format("{}: cannot open for writing", path));
-        f << contents;
-        if (!f.flush()) throw std::runtime_error(fmt::format("{}: write failed", path));
-    }
+namespace {
+
+// The file a write to `path` ends in: the target of a symlink (its own path otherwise).
+std::filesystem::path write_target(const std::string& path) {
     std::error_code ec;
-    std::filesystem::rename(tmp, path, ec);
-    if (ec) {
-        std::filesystem::remove(tmp, ec);
-        throw std::runtime_error(fmt::format("{}: cannot write: {}", path, ec.message()));
+    std::filesystem::path p(path);
+    for (int hops = 0; hops < 40 && std::filesystem::is_symlink(std::filesystem::symlink_status(p, ec));
+         ++hops) {
+        const auto next = std::filesystem::read_symlink(p, ec);
+        if (ec) break;
+        p = next.is_absolute() ? next : p.parent_path() / next;
     }
+    return p;
+}
+
+} // namespace
+
+std::string printable(const std::string& text) {
+    std::string out = text;
+    for (char& c : out)
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+    return out;
+}
+
+void check_output_path(const std::string& path) {
+    if (path.empty()) throw std::runtime_error("an output file was given as an empty path");
+    std::error_code ec;
+    const auto target = write_target(path);
+    const auto st = std::filesystem::status(target, ec);
+    if (std::filesystem::exists(st) && !std::filesystem::is_regular_file(st))
+        throw std::runtime_error(
+            fmt::format("{}: cannot write: {}", path,
+                        std::filesystem::is_directory(st) ? "is a directory" : "not a regular file"));
+    const auto dir = target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
+    if (!std::filesystem::is_directory(dir, ec))
+        throw std::runtime_error(fmt::format("{}: cannot write: no folder {}", path, dir.string()));
+}
+
+void write_files_atomically(const std::vector<std::pair<std::string, std::string>>& files) {
+    for (const auto& [path, contents] : files)
+        check_output_path(path);
+    std::vector<std::pair<std::filesystem::path, std::filesystem::path>> staged; // temporary, target
+    std::error_code ec;
+    auto discard = [&] {
+        for (const auto& [tmp, target] : staged)
+            std::filesystem::remove(tmp, ec);
+    };
+    for (const auto& [path, contents] : files) {
+        const auto target = write_target(path);
+        auto tmp = target;
+        tmp += fmt::format(".tmp{}", static_cast<long>(getpid()));
+        staged.emplace_back(tmp, target);
+        std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+        f << contents;
+        if (!f.flush()) {
+            const std::string why = std::strerror(errno);
+            f.close();
+            discard();
+            throw std::runtime_error(fmt::format("{}: cannot write: {}", path, why));
+        }
+    }
+    for (size_t i = 0; i < staged.size(); ++i) {
+        std::filesystem::rename(staged[i].first, staged[i].second, ec);
+        if (ec) {
+            discard();
+            throw std::runtime_error(fmt::format("{}: cannot write: {}", files[i].first, ec.message()));
+        }
+    }
+}
+
+void write_file_atomically(const std::string& path, const std::string& contents) {
+    write_files_atomically({{path, contents}});
+}
+
+std::string csv_field(const std::string& text) {
+    if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
+    std::string out = "\"";
+    for (char c : text)
+        out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return out + "\"";
 }
 
 } // namespace pulpsim

@@ -41,7 +41,20 @@ nlohmann::ordered_json report_json(const RunView& view, const RunOutcome& outcom
 std::string report_csv(const RunView& view, const RunOutcome& outcome);
 void print_report_table(std::ostream& os, const RunView& view, const RunOutcome& outcome);
 
-// Writes `contents` to `path` through a temporary file and a rename, so a failed run leaves no partial file.
+// Throws a one-line error naming `path` unless it can take a written file: an empty path, a directory, a
+// FIFO or a device is refused (a symlink counts as its target). Nothing is created.
+void check_output_path(const std::string& path);
+
+// Writes several files all or nothing: every target is checked (check_output_path), each is written to a
+// temporary beside it, and only when all are written are they renamed into place (a symlink's target is
+// replaced, not the link). On failure no target changes and no temporary is left.
+void write_files_atomically(const std::vector<std::pair<std::string, std::string>>& files);
 void write_file_atomically(const std::string& path, const std::string& contents);
+
+// Text for a terminal line: control characters (line breaks, escapes) become '?'.
+std::string printable(const std::string& text);
+
+// One CSV field: quoted (with doubled quotes) when it holds a comma, a quote or a line break.
+std::string csv_field(const std::string& text);
 
 } // namespace pulpsim

@@ -6,6 +6,7 @@
 #include <gelf.h>
 #include <libelf.h>
 #include <stdexcept>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace pulpsim {
@@ -16,8 +17,11 @@ class ElfFile {
   public:
     explicit ElfFile(const std::string& path) : path_(path) {
         if (elf_version(EV_CURRENT) == EV_NONE) fail("libelf initialisation failed");
-        fd_ = ::open(path.c_str(), O_RDONLY);
+        // Non-blocking, so that a FIFO given as the program is refused instead of waited on.
+        fd_ = ::open(path.c_str(), O_RDONLY | O_NONBLOCK);
         if (fd_ < 0) fail("cannot open file");
+        struct stat st {};
+        if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) fail("not a regular file");
         elf_ = elf_begin(fd_, ELF_C_READ, nullptr);
         if (!elf_ || elf_kind(elf_) != ELF_K_ELF) fail("not an ELF file");
     }

@@ -1,5 +1,7 @@
 #include "runs/sweep_views.hpp"
 
+#include "cluster/report.hpp"
+
 #include <algorithm>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -68,14 +70,6 @@ std::string cell_text(const SweepResults& results, const DesignPoint& p, const s
     std::string text = metric_text(metric, m->second);
     if (verdict != r->second.end() && to_text(verdict->second) == "dma-bound") text += "*";
     return text;
-}
-
-std::string csv_field(const std::string& s) {
-    if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-    std::string out = "\"";
-    for (char c : s)
-        out += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return out + "\"";
 }
 
 } // namespace

@@ -1,0 +1,33 @@
+/* Perf regions whose names a report must quote or escape: a comma and a quote, a line break, and bytes
+   that are not UTF-8. Bare mode: a7 = 0x7000 opens a region (a0 = name, a1 = MACs), 0x7001 closes it. */
+    .section .text.init, "ax"
+    .globl _start
+_start:
+    la a0, name_comma
+    li a1, 10
+    li a7, 0x7000
+    ecall
+    li a7, 0x7001
+    ecall
+    la a0, name_newline
+    li a1, 20
+    li a7, 0x7000
+    ecall
+    li a7, 0x7001
+    ecall
+    la a0, name_latin1
+    li a1, 30
+    li a7, 0x7000
+    ecall
+    li a7, 0x7001
+    ecall
+    li a0, 0
+    li a7, 93
+    ecall
+    .section .rodata
+name_comma:
+    .asciz "fw,\"tile\""
+name_newline:
+    .asciz "line\nbreak"
+name_latin1:
+    .asciz "caf\xe9\xff"
