@@ -32,13 +32,22 @@ bool HostServices::host_call(Hart& h) {
             h.x_[10] = static_cast<uint32_t>(-9); // EBADF
             return true;
         }
-        std::string buf(a2, '\0');
-        try {
-            h.bus().read_bytes(a1, buf.data(), a2);
-        } catch (const BusError&) {
-            h.fail(
-                fmt::format("write host call with buffer [{:#010x}, +{}) outside every memory (pc {:#010x})",
-                            a1, a2, h.pc_));
+        // In chunks: the modelled memory, not the length the program asks for, bounds the host's work
+        // (a length past the end of memory fails at its first chunk outside it).
+        constexpr uint32_t kChunk = 64 * 1024;
+        std::string buf;
+        for (uint32_t done = 0; done < a2;) {
+            const uint32_t n = std::min(kChunk, a2 - done);
+            const size_t at = buf.size();
+            buf.resize(at + n);
+            try {
+                h.bus().read_bytes(a1 + done, buf.data() + at, n);
+            } catch (const BusError&) {
+                h.fail(fmt::format(
+                    "write host call with buffer [{:#010x}, +{}) outside every memory (pc {:#010x})", a1, a2,
+                    h.pc_));
+            }
+            done += n;
         }
         emit(static_cast<int>(a0), buf.data(), buf.size());
         h.x_[10] = a2;

@@ -132,6 +132,18 @@ ElfImage ElfImage::load(const std::string& path) {
                 code_lo = std::min<uint64_t>(code_lo, seg.vaddr);
                 code_hi = std::max<uint64_t>(code_hi, uint64_t{seg.vaddr} + seg.bytes.size());
             }
+    // Only code that is loaded can run: a section header claiming more (e.g. 4 GiB at 0) must not size the
+    // decode cache.
+    uint64_t exec_lo = UINT64_MAX, exec_hi = 0;
+    for (const auto& seg : image.segments_)
+        if (seg.executable) {
+            exec_lo = std::min<uint64_t>(exec_lo, seg.vaddr);
+            exec_hi = std::max<uint64_t>(exec_hi, uint64_t{seg.vaddr} + seg.memsz);
+        }
+    if (exec_lo < exec_hi) {
+        code_lo = std::max(code_lo, exec_lo);
+        code_hi = std::min(code_hi, exec_hi);
+    }
     if (code_lo < code_hi)
         image.code_range_ = {static_cast<uint32_t>(code_lo), static_cast<uint32_t>(code_hi)};
     return image;

@@ -7,8 +7,59 @@ Each case runs pulpsim and checks: the exit status, that stderr is exactly one l
 import argparse
 import os
 import re
+import resource
+import struct
 import subprocess
 import sys
+
+
+def limited(seconds, megabytes):
+    """A preexec_fn bounding a run's CPU time and address space: unbounded work from input shows as a failure."""
+    def apply():
+        resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds))
+        resource.setrlimit(resource.RLIMIT_AS, (megabytes << 20, megabytes << 20))
+    return apply
+
+
+def with_huge_code_section(src, dst):
+    """A copy of an ELF whose first executable section header claims 4 GiB - 1 bytes at address 0."""
+    data = bytearray(open(src, "rb").read())
+    shoff, = struct.unpack_from("<I", data, 0x20)
+    shentsize, shnum = struct.unpack_from("<HH", data, 0x2E)
+    for i in range(shnum):
+        at = shoff + i * shentsize
+        flags, = struct.unpack_from("<I", data, at + 8)
+        if flags & 0x4:  # SHF_EXECINSTR
+            struct.pack_into("<II", data, at + 12, 0, 0)          # sh_addr
+            struct.pack_into("<I", data, at + 20, 0xFFFFFFFF)     # sh_size
+            break
+    open(dst, "wb").write(bytes(data))
+
+
+def bounded_inputs(args, w):
+    """Inputs that asked the host for unbounded work: each now ends within 10 s of CPU and 512 MiB."""
+    failed = 0
+    huge = os.path.join(w, "huge_code_section.elf")
+    # A cluster program: every core sizes its decode cache from the code range.
+    with_huge_code_section(os.path.join(args.kernels, "matmul_fp32_parallel_rows.elf"), huge)
+    for name, argv, status, pattern in [
+        ("write of 4 GiB - 1 bytes", ["run", "--bare", os.path.join(args.programs, "bad_huge_write.elf")], 3,
+         r"write host call with buffer \[0x[0-9a-f]+, \+4294967295\) outside every memory"),
+        ("code section header of 4 GiB at 0", ["run", "-q", huge], 0, None),
+    ]:
+        try:
+            r = subprocess.run([args.sim] + argv, capture_output=True, text=True, timeout=60,
+                               preexec_fn=limited(10, 512))
+        except subprocess.TimeoutExpired:
+            print(f"FAIL {name}: timed out")
+            failed += 1
+            continue
+        lines = [l for l in r.stderr.splitlines() if l.strip()]
+        ok = r.returncode == status and (pattern is None and not lines or
+                                         pattern is not None and len(lines) == 1 and re.search(pattern, lines[0]))
+        print(f"{'ok  ' if ok else 'FAIL'} {name}: exit {r.returncode} {lines[:2]}")
+        failed += 0 if ok else 1
+    return failed
 
 
 def main():
@@ -111,6 +162,7 @@ def main():
             print(f"FAIL {name}: " + "; ".join(problems))
         else:
             print(f"ok   {name}: {lines[0]}")
+    failed += bounded_inputs(args, w)
     print(f"{len(cases) - failed} passed, {failed} failed")
     return 1 if failed else 0
 
