@@ -106,10 +106,11 @@ int command_compare(const std::vector<std::string>& args) {
         throw UsageError(fmt::format("--step: '{}' is not fw, wg or ig", step));
     if (shape.empty()) throw UsageError("--shape: missing (e.g. --shape 640x16)");
     const MatmulShape mm = layer_step_matmul(layer, step, shape);
-    const uint64_t macs = mm.m * mm.n * mm.k;
-    // The program declares each region's MACs in a 32-bit register.
-    if (macs > 0xffffffffu)
-        throw UsageError(fmt::format("--shape {}: {} MACs exceed the 32-bit count of a region", shape, macs));
+    // The program declares each region's MACs in a 32-bit register; the product itself may overflow 64 bits.
+    uint64_t mn = 0, macs = 0;
+    if (__builtin_mul_overflow(mm.m, mm.n, &mn) || __builtin_mul_overflow(mn, mm.k, &macs) || macs > 0xffffffffu)
+        throw UsageError(fmt::format("--shape {}: M x N x K = {} x {} x {} MACs exceed the 32-bit count of a region",
+                                     shape, mm.m, mm.n, mm.k));
     const uint64_t cycle_limit = parse_number("--max-cycles", max_cycles);
 
     pulpsim::PlatformConfig config;

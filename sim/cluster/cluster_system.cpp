@@ -7,6 +7,10 @@
 #include <stdexcept>
 
 namespace pulpsim {
+
+// The platform's rule keeping the TCDM and the L2 off the peripherals must cover the windows mapped here.
+static_assert(kClusterPeripheralsBase + EventUnit::kWindowSize <= kDmaRegistersBase);
+static_assert(kDmaRegistersBase + DmaUnit::kWindowSize == kClusterPeripheralsEnd);
 namespace {
 
 constexpr uint32_t kMaxDecodedCode = 8u << 20;

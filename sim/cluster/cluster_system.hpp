@@ -32,9 +32,6 @@ struct ClusterOptions {
     bool show_progress = false;
 };
 
-inline constexpr uint32_t kClusterPeripheralsBase = 0x10200000u;
-inline constexpr uint32_t kDmaRegistersBase = kClusterPeripheralsBase + 0x1800u;
-
 // The cluster as plain C++: tests and benchmarks drive it directly; ClusterSystem wraps it in SystemC.
 class ClusterMachine {
   public:

@@ -14,6 +14,7 @@
 #include <map>
 #include <sstream>
 #include <stdexcept>
+#include <tuple>
 #include <type_traits>
 #include <yaml-cpp/yaml.h>
 
@@ -440,6 +441,18 @@ const std::vector<Rule>& rules() {
              if (t1 <= l0 || l1 <= t0) return std::nullopt;
              return fmt::format("the TCDM {} and the L2 {} overlap", range_text(t0, c.tcdm.size),
                                 range_text(l0, c.l2.size));
+         }},
+        {{"tcdm.size", "tcdm.base", "l2.size", "l2.base"},
+         [](const PlatformConfig& c) -> std::optional<std::string> {
+             const uint64_t p0 = kClusterPeripheralsBase, p1 = kClusterPeripheralsEnd;
+             for (const auto& [what, base, size] :
+                  {std::tuple{"TCDM", uint64_t{c.tcdm.base}, uint64_t{c.tcdm.size}},
+                   std::tuple{"L2", uint64_t{c.l2.base}, uint64_t{c.l2.size}}})
+                 if (base < p1 && p0 < base + size)
+                     return fmt::format(
+                         "the {} {} overlaps the cluster peripherals {} (event unit, DMA registers)", what,
+                         range_text(base, size), range_text(p0, p1 - p0));
+             return std::nullopt;
          }},
         {{"fpu.count", "fpu.mapping", "cluster.cores", "cluster.controller_core"},
          [](const PlatformConfig& c) -> std::optional<std::string> {

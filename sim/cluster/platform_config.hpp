@@ -18,6 +18,12 @@ namespace pulpsim {
 
 struct CoreTiming;
 
+// The cluster peripherals (event unit, then the DMA's registers) sit at fixed addresses, as on PULP: the
+// TCDM and the L2 must leave them free.
+inline constexpr uint32_t kClusterPeripheralsBase = 0x10200000u;
+inline constexpr uint32_t kDmaRegistersBase = kClusterPeripheralsBase + 0x1800u;
+inline constexpr uint32_t kClusterPeripheralsEnd = kDmaRegistersBase + 0x400u;
+
 // Defaults are the pulp-open values of configs/platforms/pulp-open.yaml, which documents every key.
 struct PlatformConfig {
     struct Platform {

@@ -86,6 +86,12 @@ def main():
         f.write(hdr)
 
     cases = [
+        ("a TCDM reaching the cluster peripherals", ["run", "--set", "tcdm.size=4MiB",
+                                                     os.path.join(args.kernels, "matmul_fp32_parallel_rows.elf")],
+         2, r"--set tcdm.size: the TCDM \[0x10000000, 0x103FFFFF\] overlaps the cluster peripherals"),
+        ("compare shape whose MAC count overflows 64 bits",
+         ["compare", "--layer", "pointwise", "--step", "fw", "--shape", "2147483648x2147483648x2147483648"], 2,
+         r"--shape 2147483648x2147483648x2147483648: .* exceed the 32-bit count of a region"),
         # (name, argv, exit status, stderr pattern)
         ("missing file", ["run", "--bare", os.path.join(w, "nope.elf")], 2, r"nope\.elf: cannot open file"),
         ("text file", ["run", "--bare", text_file], 2, r"notes\.txt: not an ELF file"),
