@@ -108,9 +108,11 @@ int command_compare(const std::vector<std::string>& args) {
     const MatmulShape mm = layer_step_matmul(layer, step, shape);
     // The program declares each region's MACs in a 32-bit register; the product itself may overflow 64 bits.
     uint64_t mn = 0, macs = 0;
-    if (__builtin_mul_overflow(mm.m, mm.n, &mn) || __builtin_mul_overflow(mn, mm.k, &macs) || macs > 0xffffffffu)
-        throw UsageError(fmt::format("--shape {}: M x N x K = {} x {} x {} MACs exceed the 32-bit count of a region",
-                                     shape, mm.m, mm.n, mm.k));
+    if (__builtin_mul_overflow(mm.m, mm.n, &mn) || __builtin_mul_overflow(mn, mm.k, &macs) ||
+        macs > 0xffffffffu)
+        throw UsageError(
+            fmt::format("--shape {}: M x N x K = {} x {} x {} MACs exceed the 32-bit count of a region",
+                        shape, mm.m, mm.n, mm.k));
     const uint64_t cycle_limit = parse_number("--max-cycles", max_cycles);
 
     pulpsim::PlatformConfig config;
@@ -155,7 +157,7 @@ int command_compare(const std::vector<std::string>& args) {
                 out.pop_back();
             why = fmt::format("exited with {}: {}", outcome.exit_status, out.substr(out.rfind('\n') + 1));
         }
-        spdlog::error("{}: {}", program, why);
+        spdlog::error("{}", pulpsim::printable(program + ": " + why));
         return outcome.exit_status;
     }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cli/cli_common.hpp"
+#include "cluster/report.hpp"
 
 namespace {
 
@@ -56,7 +57,7 @@ int sc_main(int argc, char* argv[]) {
         if (command == "regress") return command_regress(args);
         throw UsageError("unknown command '" + command + "' (try 'pulpsim --help')");
     } catch (const std::exception& e) {
-        spdlog::error("{}", e.what());
+        spdlog::error("{}", pulpsim::printable(e.what()));
         return kExitUsage;
     }
 }

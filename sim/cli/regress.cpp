@@ -311,7 +311,7 @@ int command_regress(const std::vector<std::string>& args) {
         try {
             return command_run(a);
         } catch (const std::exception& e) {
-            spdlog::error("{}", e.what());
+            spdlog::error("{}", printable(e.what()));
             return kExitUsage;
         }
     };

@@ -140,7 +140,8 @@ int command_run(const std::vector<std::string>& args) {
     if (vm.count("report-csv")) reports.emplace_back(csv_path, pulpsim::report_csv(view, outcome));
     pulpsim::write_files_atomically(reports);
     if (!vm.count("quiet")) pulpsim::print_report_table(std::cout, view, outcome);
-    if (outcome.kind != pulpsim::RunOutcome::Kind::Exit) spdlog::error("{}: {}", program, outcome.message);
+    if (outcome.kind != pulpsim::RunOutcome::Kind::Exit)
+        spdlog::error("{}", pulpsim::printable(program + ": " + outcome.message));
     return outcome.exit_status;
 }
 

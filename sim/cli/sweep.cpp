@@ -83,7 +83,7 @@ int run_in_point_process(const std::vector<std::string>& args) {
         std::cout.flush();
         return code;
     } catch (const std::exception& e) {
-        spdlog::error("{}", e.what());
+        spdlog::error("{}", printable(e.what()));
         return kExitUsage;
     }
 }

@@ -51,7 +51,8 @@ void check_output_path(const std::string& path);
 void write_files_atomically(const std::vector<std::pair<std::string, std::string>>& files);
 void write_file_atomically(const std::string& path, const std::string& contents);
 
-// Text for a terminal line: control characters (line breaks, escapes) become '?'.
+// Text for one terminal line: line breaks, tabs and other control characters (terminal escapes) are shown
+// escaped (\n, \t, \x1b), so an echoed value can neither split an error line nor drive the terminal.
 std::string printable(const std::string& text);
 
 // One CSV field: quoted (with doubled quotes) when it holds a comma, a quote or a line break.

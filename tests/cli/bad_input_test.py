@@ -86,6 +86,11 @@ def main():
         f.write(hdr)
 
     cases = [
+        # Echoed values are escaped: a line break cannot split the error line, an ESC cannot drive the terminal.
+        ("a line break in the program path", ["run", os.path.join(w, "no\nsuch.elf")], 2, r"no\\nsuch\.elf: "),
+        ("a terminal escape in a --set value",
+         ["run", "--set", "tcdm.size=1\x1b[2J", os.path.join(args.kernels, "matmul_fp32_parallel_rows.elf")], 2,
+         r"got '1\\x1b\[2J'"),
         ("a TCDM reaching the cluster peripherals", ["run", "--set", "tcdm.size=4MiB",
                                                      os.path.join(args.kernels, "matmul_fp32_parallel_rows.elf")],
          2, r"--set tcdm.size: the TCDM \[0x10000000, 0x103FFFFF\] overlaps the cluster peripherals"),
