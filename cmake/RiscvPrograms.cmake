@@ -176,6 +176,26 @@ function(pulpsim_add_riscv_program)
   set(dis ${ARG_OUTPUT_DIR}/${ARG_NAME}.dis)
   set(objdir ${CMAKE_CURRENT_BINARY_DIR}/riscv_${ARG_NAME}.dir)
 
+  # A build that only changes the host side (e.g. the sanitizer build) copies the programs of another build:
+  # they do not depend on the host compiler.
+  if(PULPSIM_PREBUILT_PROGRAMS)
+    cmake_path(RELATIVE_PATH elf BASE_DIRECTORY ${CMAKE_BINARY_DIR} OUTPUT_VARIABLE elf_rel)
+    cmake_path(RELATIVE_PATH dis BASE_DIRECTORY ${CMAKE_BINARY_DIR} OUTPUT_VARIABLE dis_rel)
+    add_custom_command(
+      OUTPUT ${elf} ${dis}
+      COMMAND ${CMAKE_COMMAND} -E make_directory ${ARG_OUTPUT_DIR}
+      COMMAND ${CMAKE_COMMAND} -E copy ${PULPSIM_PREBUILT_PROGRAMS}/${elf_rel} ${elf}
+      COMMAND ${CMAKE_COMMAND} -E copy ${PULPSIM_PREBUILT_PROGRAMS}/${dis_rel} ${dis}
+      DEPENDS ${PULPSIM_PREBUILT_PROGRAMS}/${elf_rel}
+      COMMENT "RISC-V copy ${ARG_NAME}.elf"
+      VERBATIM)
+    add_custom_target(riscv_${ARG_NAME} ALL DEPENDS ${elf} ${dis})
+    set_target_properties(riscv_${ARG_NAME} PROPERTIES PULPSIM_ELF ${elf})
+    add_dependencies(riscv_programs riscv_${ARG_NAME})
+    set(${ARG_NAME}_ELF ${elf} PARENT_SCOPE)
+    return()
+  endif()
+
   set(cflags ${PULPSIM_RISCV_CFLAGS} -march=${ARG_MARCH})
   foreach(dir IN LISTS ARG_INCLUDES)
     cmake_path(ABSOLUTE_PATH dir BASE_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR} NORMALIZE)

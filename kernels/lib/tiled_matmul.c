@@ -23,6 +23,17 @@
 #define MIN_TN 8u
 
 static uint32_t l1_limit;
+static tiled_choice_t choice;
+
+void tiled_matmul_set_choice(const tiled_choice_t* c) {
+    choice = c ? *c : (tiled_choice_t){0};
+}
+
+uint64_t tiled_matmul_footprint(unsigned tm, unsigned tn, unsigned tk, uint32_t guard_bytes) {
+    const uint64_t set =
+        4u * ((uint64_t)tm * tk + (uint64_t)tk * tn + (uint64_t)tm * tn) + 3u * (uint64_t)guard_bytes;
+    return 2u * set;
+}
 
 void tiled_matmul_set_l1_limit(uint32_t bytes) {
     l1_limit = bytes;
@@ -219,6 +230,7 @@ typedef struct {
     unsigned rows_full[2], rows_edge[2]; /* split_range() of tm and of the last tile's rows */
     int pending;                         /* the helper must copy out pending_out, or 0 */
     out_tile_t pending_out;
+    matmul_fn_t kernel; /* a family kernel for the tiles, or NULL for matmul_l1 */
 } pipeline_ctx_t;
 
 /* Step `step`'s position: the next step after the cursor's (the usual case) needs no division. */
@@ -323,6 +335,13 @@ static void compute_tile(void* ctx, unsigned step, unsigned buffer) {
         helper_store = copy_out_c(x, &x->pending_out);
         x->pending = 0;
     }
+    if (x->kernel) {
+        const matmul_args_t args = {
+            .a = d->l1.a, .b = d->l1.b, .c = d->l1.c, .m = d->l1.m, .n = d->l1.n, .k = d->l1.k};
+        x->kernel(&args);
+        dma_wait(helper_store);
+        return;
+    }
     /* split_range(), with the quotient and remainder core 0 computed once per tile height */
     const unsigned first = core * d->rows + (core < d->rows_mod ? core : d->rows_mod);
     matmul_l1_rows(&d->l1, first, first + d->rows + (core < d->rows_mod ? 1u : 0u));
@@ -399,9 +418,35 @@ tiled_plan_t tiled_matmul(const tiled_matmul_t* mm, unsigned cores) {
                          .helper = team - 1u,
                          .c_stored = {DMA_NONE, DMA_NONE},
                          .cursor = {.step = ~0u, .k_tile = ~0u}};
-    if (!tiled_matmul_plan(mm, team, free_bytes, &x.plan))
+    const uint32_t guard = choice.guard_bytes & ~3u;
+    if (choice.tm) {
+        const unsigned tm = min_u(choice.tm, mm->m), tn = min_u(choice.tn, mm->n),
+                       tk = min_u(choice.tk, mm->k);
+        if (tn == 0 || tk == 0)
+            kernel_fail("tiled_matmul: tiles %ux%ux%u: every size must be at least 1", tm, tn, tk);
+        const uint64_t needed = tiled_matmul_footprint(tm, tn, tk, guard);
+        if (needed > free_bytes)
+            kernel_fail(
+                "tiled_matmul: tiles %ux%ux%u need %u bytes of TCDM with their guard zones, %u are free", tm,
+                tn, tk, (unsigned)needed, (unsigned)free_bytes);
+        x.plan = (tiled_plan_t){.tm = tm,
+                                .tn = tn,
+                                .tk = tk,
+                                .m_tiles = ceil_div(mm->m, tm),
+                                .n_tiles = ceil_div(mm->n, tn),
+                                .k_tiles = ceil_div(mm->k, tk),
+                                .set_bytes = (uint32_t)(needed / 2u)};
+        x.plan.steps = x.plan.m_tiles * x.plan.n_tiles * x.plan.k_tiles;
+    } else if (!tiled_matmul_plan(mm, team, free_bytes - (guard ? 6u * guard : 0u), &x.plan)) {
         kernel_fail("tiled_matmul: %u bytes of free TCDM cannot hold two 1x1x1 tile sets",
                     (unsigned)free_bytes);
+    }
+    x.kernel = choice.kernel;
+    if (x.kernel && (mm->a_trans || mm->b_trans || mm->accumulate || x.plan.k_tiles != 1))
+        kernel_fail(
+            "tiled_matmul: a matmul-family kernel needs A as [M][K], B as [K][N], no accumulate and K "
+            "in one tile (tiles %ux%ux%u, K=%u)",
+            x.plan.tm, x.plan.tn, x.plan.tk, mm->k);
 
     const tiled_plan_t* p = &x.plan;
     x.helper_stores = !(mm->accumulate && p->k_tiles == 1);
@@ -410,13 +455,23 @@ tiled_plan_t tiled_matmul(const tiled_matmul_t* mm, unsigned cores) {
     x.rows_full[1] = p->tm % team;
     x.rows_edge[0] = edge / team;
     x.rows_edge[1] = edge % team;
-    float* l1 = l1_free_start();
+    float* const l1_start = l1_free_start();
+    float* l1 = l1_start;
+    const unsigned gap = guard / 4u;
+    static const char* const guard_names[2][3] = {{"after A tile 0", "after B tile 0", "after C tile 0"},
+                                                  {"after A tile 1", "after B tile 1", "after C tile 1"}};
     for (unsigned b = 0; b < 2; ++b) {
         x.a_buf[b] = l1;
-        x.b_buf[b] = x.a_buf[b] + p->tm * p->tk;
-        x.c_buf[b] = x.b_buf[b] + p->tk * p->tn;
-        l1 = x.c_buf[b] + p->tm * p->tn;
+        x.b_buf[b] = x.a_buf[b] + p->tm * p->tk + gap;
+        x.c_buf[b] = x.b_buf[b] + p->tk * p->tn + gap;
+        l1 = x.c_buf[b] + p->tm * p->tn + gap;
+        if (gap) {
+            guard_zone(x.b_buf[b] - gap, guard, guard_names[b][0]);
+            guard_zone(x.c_buf[b] - gap, guard, guard_names[b][1]);
+            guard_zone(l1 - gap, guard, guard_names[b][2]);
+        }
     }
     team_fork(team, run_pipeline, &x);
+    if (gap) guard_zone_clear(l1_start, (uint32_t)((l1 - l1_start) * 4));
     return x.plan;
 }

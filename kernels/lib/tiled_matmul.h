@@ -23,6 +23,8 @@
 
 #include <stdint.h>
 
+#include "matmul_fp32.h"
+
 typedef struct {
     unsigned m, n, k;
     const float* a;
@@ -51,6 +53,24 @@ void tiled_matmul_set_l1_limit(uint32_t bytes);
 /* The TCDM bytes the tiled steps may use: the free TCDM, capped by tiled_matmul_set_l1_limit(). */
 uint32_t tiled_l1_budget(void);
 
+/*
+ * A tuned choice instead of the planner's (pulpsim autotune measures them; a tuning file or the host sets
+ * them): fixed tiles, a kernel of the matmul family for the tiles, and guard zones between the TCDM
+ * buffers. The family kernels neither accumulate nor read transposed operands, so `kernel` needs A stored
+ * [M][K], B stored [K][N], no accumulate and K in one tile (tk = K); otherwise, and when the tiles with
+ * their guard zones do not fit the TCDM budget, the program ends with a message. tm = 0: the planner picks
+ * the tiles; kernel NULL: matmul_l1. guard_bytes (a multiple of 4) separate and follow the six buffers,
+ * each gap a guard zone (runtime.h) while the matmul runs.
+ */
+typedef struct {
+    unsigned tm, tn, tk;
+    matmul_fn_t kernel;
+    uint32_t guard_bytes;
+} tiled_choice_t;
+/* Applies to the following tiled_matmul() calls; NULL goes back to the planner and matmul_l1. */
+void tiled_matmul_set_choice(const tiled_choice_t* choice);
+/* TCDM bytes that tiles tm x tn x tk take with their guard zones, double-buffered. */
+uint64_t tiled_matmul_footprint(unsigned tm, unsigned tn, unsigned tk, uint32_t guard_bytes);
 /* Prints "error: <printf-style message>" on stderr and ends the program with exit status 1. */
 void __attribute__((noreturn, format(printf, 1, 2))) kernel_fail(const char* format, ...);
 

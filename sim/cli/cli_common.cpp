@@ -2,6 +2,12 @@
 
 #include <filesystem>
 #include <fmt/format.h>
+#include <iostream>
+#include <spdlog/spdlog.h>
+
+#include "cluster/platform_config.hpp"
+#include "cluster/report.hpp"
+#include "memory/elf_image.hpp"
 
 namespace pulpsim::cli {
 
@@ -27,6 +33,44 @@ std::string self_executable() {
     std::error_code ec;
     const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
     return ec ? std::string("pulpsim") : self.string();
+}
+
+std::string built_kernel(const std::string& name) {
+    const std::filesystem::path self = self_executable();
+    return (self.parent_path().parent_path() / "kernels" / name).string();
+}
+
+uint64_t free_tcdm_bytes(const ElfImage& elf, const PlatformConfig& config) {
+    const auto stacks_end = elf.symbol("__cluster_stacks_end");
+    if (!stacks_end) return 0;
+    const uint64_t free_start = (uint64_t{*stacks_end} + 15) & ~uint64_t{15};
+    const uint64_t tcdm_end = uint64_t{config.tcdm.base} + config.tcdm.size;
+    return tcdm_end > free_start ? tcdm_end - free_start : 0;
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+#define PULPSIM_ADDRESS_SANITIZER 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PULPSIM_ADDRESS_SANITIZER 1
+#endif
+#endif
+
+std::function<int(const std::vector<std::string>&)> point_run_verb() {
+#ifdef PULPSIM_ADDRESS_SANITIZER
+    return {};
+#else
+    return [](const std::vector<std::string>& args) {
+        try {
+            const int code = command_run(args);
+            std::cout.flush();
+            return code;
+        } catch (const std::exception& e) {
+            spdlog::error("{}", printable(e.what()));
+            return kExitUsage;
+        }
+    };
+#endif
 }
 
 } // namespace pulpsim::cli

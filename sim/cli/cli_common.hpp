@@ -1,11 +1,17 @@
 // What every `pulpsim` verb shares: the user-error type, number parsing, the version, and the verbs
-// themselves (one file each: run.cpp, compare.cpp, sweep.cpp, regress.cpp).
+// themselves (one file each: run.cpp, compare.cpp, sweep.cpp, regress.cpp, autotune.cpp).
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+namespace pulpsim {
+class ElfImage;
+struct PlatformConfig;
+} // namespace pulpsim
 
 namespace pulpsim::cli {
 
@@ -22,10 +28,21 @@ uint64_t parse_number(const std::string& option, const std::string& text, uint64
 
 // The running executable's path (/proc/self/exe), for finding files built next to it.
 std::string self_executable();
+// A kernel program built with this executable: <build>/bin/pulpsim -> <build>/kernels/<name>.
+std::string built_kernel(const std::string& name);
+// The TCDM a cluster program leaves free after its stacks (l1_free_bytes() in kernels/runtime/dma.c):
+// 0 if the ELF has no cluster runtime.
+uint64_t free_tcdm_bytes(const ElfImage& elf, const PlatformConfig& config);
+
+// What the runner's points call in their forked process: `pulpsim run` with the command line's error
+// handling. Empty in an AddressSanitizer build, whose points are executed afresh instead: SystemC's
+// thread stacks in a forked child make the sanitizer print stack warnings into the point's error line.
+std::function<int(const std::vector<std::string>&)> point_run_verb();
 
 int command_run(const std::vector<std::string>& args);
 int command_compare(const std::vector<std::string>& args);
 int command_sweep(const std::vector<std::string>& args);
 int command_regress(const std::vector<std::string>& args);
+int command_autotune(const std::vector<std::string>& args);
 
 } // namespace pulpsim::cli

@@ -1,5 +1,5 @@
-// pulpsim: the command line. One file per verb (run.cpp, compare.cpp, sweep.cpp, regress.cpp); this one
-// dispatches.
+// pulpsim: the command line. One file per verb (run.cpp, compare.cpp, sweep.cpp, regress.cpp,
+// autotune.cpp); this one dispatches.
 #include <cstdlib>
 #include <iostream>
 #include <spdlog/sinks/stdout_color_sinks.h>
@@ -23,7 +23,9 @@ void print_main_help() {
            "  compare    run every FP32 matmul kernel on a training layer step and rank them\n"
            "  sweep      run the design points of a sweep file, store them in SQLite, tabulate and plot\n"
            "  regress    check cycle counts against baselines (a CI gate), with JUnit and markdown "
-           "reports\n\n"
+           "reports\n"
+           "  autotune   find the fastest kernel for a layer step on a platform, cached, into a tuning "
+           "file\n\n"
            "options:\n"
            "  -h, --help     this help; 'pulpsim <command> --help' for a command's options\n"
            "  --version      print the version\n";
@@ -55,6 +57,7 @@ int sc_main(int argc, char* argv[]) {
         if (command == "compare") return command_compare(args);
         if (command == "sweep") return command_sweep(args);
         if (command == "regress") return command_regress(args);
+        if (command == "autotune") return command_autotune(args);
         throw UsageError("unknown command '" + command + "' (try 'pulpsim --help')");
     } catch (const std::exception& e) {
         spdlog::error("{}", pulpsim::printable(e.what()));

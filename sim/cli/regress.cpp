@@ -307,14 +307,7 @@ int command_regress(const std::vector<std::string>& args) {
     }
     runs::RunnerOptions options;
     options.simulator = simulator;
-    options.run_verb = [](const std::vector<std::string>& a) {
-        try {
-            return command_run(a);
-        } catch (const std::exception& e) {
-            spdlog::error("{}", printable(e.what()));
-            return kExitUsage;
-        }
-    };
+    options.run_verb = point_run_verb();
     options.jobs = jobs;
     options.terminal = isatty(STDERR_FILENO) != 0;
     options.show_progress = options.terminal;

@@ -25,7 +25,7 @@ int command_run(const std::vector<std::string>& args) {
         "Runs PROGRAM.elf on a cluster platform (default: pulp-open, 8 cores) or, with\n"
         "--bare, on one core with flat memory.\n\noptions");
     std::string platform_file;
-    std::vector<std::string> sets;
+    std::vector<std::string> sets, symbols;
     std::string max_cycles = "10000000000", quantum, console, exit_addr, json_path, csv_path;
     std::string log_level = "warn";
     desc.add_options()("help,h", "show this help")(
@@ -43,8 +43,11 @@ int command_run(const std::vector<std::string>& args) {
         "set", po::value(&sets)->value_name("KEY=VALUE")->composing(),
         "override a setting (repeatable): core.fpu_addmul_latency, core.fpu_other_latency, "
         "core.fdiv_latency, "
-        "core.fdiv_exact_latency")("quantum", po::value(&quantum)->value_name("N"),
-                                   "cycles between SystemC synchronisations (default 100000)")(
+        "core.fdiv_exact_latency")("symbol", po::value(&symbols)->value_name("NAME=VALUE")->composing(),
+                                   "store the 32-bit VALUE at the program's symbol NAME before the run "
+                                   "(repeatable; a shape, a tile size, a kernel choice)")(
+        "quantum", po::value(&quantum)->value_name("N"),
+        "cycles between SystemC synchronisations (default 100000)")(
         "quiet,q", "do not print the report table")("progress",
                                                     "print progress to stderr even when not a terminal")(
         "log-level", po::value(&log_level)->value_name("LEVEL"),
@@ -77,6 +80,16 @@ int command_run(const std::vector<std::string>& args) {
     if (program.empty()) throw UsageError("run: no program given (usage: pulpsim run [--bare] PROGRAM.elf)");
     const bool bare = vm.count("bare") > 0;
     if (bare && !platform_file.empty()) throw UsageError("run: --bare and --platform exclude each other");
+    if (bare && !symbols.empty()) throw UsageError("run: --symbol needs a cluster platform, not --bare");
+    std::vector<std::pair<std::string, uint32_t>> symbol_values;
+    for (const std::string& s : symbols) {
+        const size_t eq = s.find('=');
+        if (eq == std::string::npos || eq == 0)
+            throw UsageError(fmt::format("--symbol {}: expected NAME=VALUE", s));
+        symbol_values.emplace_back(s.substr(0, eq),
+                                   static_cast<uint32_t>(parse_number("--symbol " + s.substr(0, eq),
+                                                                      s.substr(eq + 1), 0xffffffffu)));
+    }
     if (!bare && (!console.empty() || !exit_addr.empty()))
         throw UsageError("run: --console-addr and --exit-addr belong to bare mode (add --bare)");
     const uint64_t cycle_limit = parse_number("--max-cycles", max_cycles);
@@ -124,6 +137,8 @@ int command_run(const std::vector<std::string>& args) {
         options.max_cycles = cycle_limit;
         options.show_progress = show_progress;
         cluster_system = std::make_unique<pulpsim::ClusterSystem>("cluster", elf, config, options);
+        for (const auto& [name, value] : symbol_values)
+            cluster_system->machine().write_symbol_word(name, value);
         sc_core::sc_start();
         outcome = cluster_system->outcome();
         view = pulpsim::run_view(cluster_system->machine());

@@ -76,18 +76,6 @@ void draw_plots(const runs::SweepSpec& spec, const std::string& db, const std::s
                                              spec.name, PULPSIM_PLOT_PYTHON, script));
 }
 
-// `pulpsim run` inside a point's forked process, with the error handling of the command line.
-int run_in_point_process(const std::vector<std::string>& args) {
-    try {
-        const int code = command_run(args);
-        std::cout.flush();
-        return code;
-    } catch (const std::exception& e) {
-        spdlog::error("{}", printable(e.what()));
-        return kExitUsage;
-    }
-}
-
 } // namespace
 
 int command_sweep(const std::vector<std::string>& args) {
@@ -153,8 +141,7 @@ int command_sweep(const std::vector<std::string>& args) {
     const std::string version = runs::simulator_version(kVersion, simulator);
 
     if (!worker_dir.empty()) // inside a Slurm array task
-        return runs::slurm_worker(worker_dir, task, simulator, version, std::max(1u, jobs),
-                                  run_in_point_process)
+        return runs::slurm_worker(worker_dir, task, simulator, version, std::max(1u, jobs), point_run_verb())
                    ? kExitSomeFailed
                    : 0;
 
@@ -234,7 +221,7 @@ int command_sweep(const std::vector<std::string>& args) {
                          spec.name.c_str(), points.size(), cached, pending.size(), jobs);
             runs::RunnerOptions options;
             options.simulator = simulator;
-            options.run_verb = run_in_point_process;
+            options.run_verb = point_run_verb();
             options.jobs = jobs;
             options.terminal = isatty(STDERR_FILENO) != 0;
             options.show_progress = !vm.count("no-progress");

@@ -142,6 +142,14 @@ void ClusterMachine::write_symbol_word(const std::string& name, uint32_t value) 
     if (*addr % 4 != 0 || !bus_.find_ram(*addr, 4))
         throw std::runtime_error(fmt::format(
             "{}: symbol '{}' at {:#010x} is not a word in the modelled memory", elf_.path(), name, *addr));
+    // The start-up code clears .bss after the host has written it: a value stored there would be lost.
+    for (const ElfSegment& seg : elf_.segments())
+        if (*addr >= seg.vaddr && uint64_t{*addr} < uint64_t{seg.vaddr} + seg.memsz &&
+            uint64_t{*addr} + 4 > uint64_t{seg.vaddr} + seg.bytes.size())
+            throw std::runtime_error(fmt::format(
+                "{}: symbol '{}' at {:#010x} is zero-initialised (.bss), which the program's start-up clears "
+                "after the host writes it: give it a non-zero initial value",
+                elf_.path(), name, *addr));
     // Little-endian like the cores, whatever the host's byte order.
     const uint8_t bytes[4] = {static_cast<uint8_t>(value), static_cast<uint8_t>(value >> 8),
                               static_cast<uint8_t>(value >> 16), static_cast<uint8_t>(value >> 24)};
@@ -188,7 +196,7 @@ ClusterSystem::ClusterSystem(sc_core::sc_module_name name, const ElfImage& elf, 
     blocks_.push_back(std::make_unique<BlockModule>("fpu_pool", "FPUs shared by the cores, div/sqrt units"));
     blocks_.push_back(std::make_unique<BlockModule>("icache", "private L0 and shared L1 instruction caches"));
     blocks_.push_back(std::make_unique<BlockModule>("dma", "cluster DMA between L2 and the TCDM"));
-    auto progress = [this, options](uint64_t cycles, double seconds) {
+    auto progress = [options](uint64_t cycles, double seconds) {
         if (!options.show_progress) return;
         std::fprintf(stderr, "\r[pulpsim] %.1f M cycles, %.1f M cycles/s   ",
                      static_cast<double>(cycles) / 1e6, static_cast<double>(cycles) / seconds / 1e6);

@@ -117,6 +117,7 @@ class ClusterSystem : public sc_core::sc_module {
 
     RunOutcome outcome() const { return machine_.outcome(clock_->host_seconds()); }
     const ClusterMachine& machine() const { return machine_; }
+    ClusterMachine& machine() { return machine_; }
 
   private:
     ClusterMachine machine_;

@@ -317,7 +317,9 @@ void Hart::take_trap(const TrapSignal& t) {
     mtval_ = t.tval;
     const uint32_t mie = (mstatus_ >> 3) & 1;
     mstatus_ = (mstatus_ & ~0x88u) | (mie << 7) | 0x1800u;
-    cycle_ = issue_ + 1;
+    // A fetch fault comes before its instruction issues, so issue_ is the previous one's: going back to it
+    // would let a handler that itself cannot be fetched trap forever without time passing.
+    cycle_ = t.cause == cause::kInstrAccessFault ? std::max(cycle_, issue_ + 1) : issue_ + 1;
     add_stall(StallKind::Control, 2);
     pc_ = mtvec_ & ~3u;
 }

@@ -21,14 +21,11 @@ class ElfFile {
         fd_ = ::open(path.c_str(), O_RDONLY | O_NONBLOCK);
         if (fd_ < 0) fail("cannot open file");
         struct stat st {};
-        if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) fail("not a regular file");
+        if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) fail_in_constructor("not a regular file");
         elf_ = elf_begin(fd_, ELF_C_READ, nullptr);
-        if (!elf_ || elf_kind(elf_) != ELF_K_ELF) fail("not an ELF file");
+        if (!elf_ || elf_kind(elf_) != ELF_K_ELF) fail_in_constructor("not an ELF file");
     }
-    ~ElfFile() {
-        if (elf_) elf_end(elf_);
-        if (fd_ >= 0) ::close(fd_);
-    }
+    ~ElfFile() { release(); }
     ElfFile(const ElfFile&) = delete;
     ElfFile& operator=(const ElfFile&) = delete;
 
@@ -38,6 +35,18 @@ class ElfFile {
     Elf* get() const { return elf_; }
 
   private:
+    void release() {
+        if (elf_) elf_end(elf_);
+        if (fd_ >= 0) ::close(fd_);
+        elf_ = nullptr;
+        fd_ = -1;
+    }
+    // A constructor that throws runs no destructor.
+    [[noreturn]] void fail_in_constructor(const std::string& why) {
+        release();
+        fail(why);
+    }
+
     std::string path_;
     int fd_ = -1;
     Elf* elf_ = nullptr;

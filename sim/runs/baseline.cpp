@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -70,6 +71,24 @@ class Reader {
         if (n["relative"]) base.relative = real(n["relative"], "tolerance relative");
         if (n["absolute"]) base.absolute = count(n["absolute"], "tolerance absolute");
         return base;
+    }
+    // YAML keeps one of two equal keys and drops the other silently; a baseline must say each thing once,
+    // or --update would edit a number the check does not read.
+    void no_repeated_keys(const YAML::Node& n) const {
+        if (n.IsSequence())
+            for (const auto& item : n)
+                no_repeated_keys(item);
+        if (!n.IsMap()) return;
+        std::map<std::string, int> first_line;
+        for (const auto& kv : n) {
+            if (kv.first.IsScalar()) {
+                const auto [at, inserted] = first_line.emplace(kv.first.Scalar(), line_of(kv.first));
+                if (!inserted)
+                    fail_at(kv.first, fmt::format("key '{}' given twice (first on line {})",
+                                                  kv.first.Scalar().substr(0, 40), at->second));
+            }
+            no_repeated_keys(kv.second);
+        }
     }
     TextSpan span(const YAML::Node& n) const {
         return {static_cast<size_t>(n.Mark().pos), n.Scalar().size(), line_of(n)};
@@ -154,6 +173,7 @@ BaselineFile load_baseline(const std::string& path) {
     }
     const Reader r(path);
     if (!root.IsMap()) r.fail_at(root, "expected `entries:` (and optionally `platform:`, `tolerance:`)");
+    r.no_repeated_keys(root);
     r.known_keys(root, {"platform", "tolerance", "entries"}, "the baseline file");
     std::string platform;
     if (root["platform"]) platform = r.scalar(root["platform"], "platform");

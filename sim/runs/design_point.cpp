@@ -28,9 +28,12 @@ std::string simulator_version(const std::string& release, const std::string& exe
 }
 
 std::string point_identity(const DesignPoint& point, const std::string& simulator_version) {
-    // Fields separated by a byte none of them contains.
-    return content_hash(fmt::format("{}\x1f{}\x1f{}\x1f{}", point.program_hash, point.config_yaml,
-                                    point.max_cycles, simulator_version));
+    // Fields separated by a byte none of them contains; points without symbols keep their earlier identity.
+    std::string symbols;
+    for (const auto& [name, value] : point.symbols)
+        symbols += fmt::format("\x1f{}={}", name, value);
+    return content_hash(fmt::format("{}\x1f{}\x1f{}\x1f{}{}", point.program_hash, point.config_yaml,
+                                    point.max_cycles, simulator_version, symbols));
 }
 
 std::string column_of(const std::string& key) {

@@ -18,6 +18,9 @@ struct DesignPoint {
     PlatformConfig config;    // platform file + `set:` + this point's axis values
     std::string config_yaml;  // to_yaml(config): what the point's `pulpsim run` reads
     uint64_t max_cycles = 0;
+    // Words stored at the program's symbols before the run (`pulpsim run --symbol`): a shape, a tile, a
+    // kernel choice. Part of the identity when present.
+    std::vector<std::pair<std::string, uint32_t>> symbols;
     std::vector<std::pair<std::string, std::string>> axes; // swept key -> value as written
     std::string id;                                        // identity (hex), see above
 };

@@ -78,8 +78,10 @@ pid_t spawn(const DesignPoint& point, const RunnerOptions& options, const std::s
                                      "--max-cycles",
                                      std::to_string(point.max_cycles),
                                      "--report-json",
-                                     base + ".json",
-                                     point.program};
+                                     base + ".json"};
+    for (const auto& [name, value] : point.symbols)
+        args.push_back(fmt::format("--symbol={}={}", name, value));
+    args.push_back(point.program);
     std::vector<char*> argv;
     for (auto& a : args)
         argv.push_back(a.data());

@@ -211,6 +211,7 @@ void ResultsStore::create_schema() {
         point_cols.emplace_back(f, f == "mac_per_cycle" || f == "dma_utilisation" ? "REAL" : "INTEGER");
     for (const auto& key : platform_keys())
         point_cols.emplace_back(column_of(key), "");
+    point_cols.emplace_back("symbols", "TEXT"); // "name=value ..." written into the program (autotune)
     add_columns("points", point_cols);
     std::vector<std::pair<std::string, std::string>> region_cols;
     for (const auto& m : region_metrics())
@@ -284,6 +285,12 @@ void ResultsStore::put(const DesignPoint& point, const std::string& simulator_ve
         {"host_seconds", result.host_seconds},
         {"stored_at", utc_timestamp()},
     };
+    if (!point.symbols.empty()) {
+        std::string symbols;
+        for (const auto& [name, value] : point.symbols)
+            symbols += fmt::format("{}{}={}", symbols.empty() ? "" : " ", name, value);
+        cols.emplace_back("symbols", symbols);
+    }
     if (report.is_object()) {
         cols.emplace_back("cycles", json_number(report, "cycles"));
         cols.emplace_back("instret", json_number(report, "instret"));

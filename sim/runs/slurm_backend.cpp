@@ -132,11 +132,16 @@ std::string slurm_submit(const SlurmOptions& options, const std::vector<const De
     const size_t tasks = std::min<size_t>(pending.size(), std::max(1u, options.max_tasks));
     manifest["tasks"] = tasks;
     nlohmann::json list = nlohmann::json::array();
-    for (const DesignPoint* p : pending)
+    for (const DesignPoint* p : pending) {
+        nlohmann::json symbols = nlohmann::json::array();
+        for (const auto& [name, value] : p->symbols)
+            symbols.push_back({name, value});
         list.push_back({{"id", p->id},
                         {"program", fs::absolute(p->program).string()},
                         {"config", p->config_yaml},
-                        {"max_cycles", p->max_cycles}});
+                        {"max_cycles", p->max_cycles},
+                        {"symbols", symbols}});
+    }
     manifest["points"] = std::move(list);
     write_file_atomically((dir / "manifest.json").string(), manifest.dump() + "\n");
 
@@ -197,6 +202,8 @@ size_t slurm_worker(const std::string& dir, unsigned task, const std::string& si
         p.program = list[i].at("program").get<std::string>();
         p.config_yaml = list[i].at("config").get<std::string>();
         p.max_cycles = list[i].at("max_cycles").get<uint64_t>();
+        for (const auto& symbol : list[i].value("symbols", nlohmann::json::array()))
+            p.symbols.emplace_back(symbol.at(0).get<std::string>(), symbol.at(1).get<uint32_t>());
         points.push_back(std::move(p));
     }
     std::vector<const DesignPoint*> order;

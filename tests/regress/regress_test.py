@@ -158,6 +158,9 @@ def main():
         ("cycles", "entries:\n  - name: a\n    program: x.elf\n    regions:\n      r: {cycles: -3}\n", 5, "cycles"),
         ("setkey", "entries:\n  - name: a\n    program: x.elf\n    set: {tcdm.sise: 1}\n    regions: {r: 1}\n", 4,
          "tcdm.sise"),
+        # YAML would keep one of the two silently, and --update would edit the other.
+        ("twice", "entries:\n  - name: a\n    program: x.elf\n    regions:\n      r: 5\n      s: 6\n      r: 7\n", 7,
+         "'r' given twice (first on line 5)"),
     ]:
         path = os.path.join(w, f"bad-{name}.yaml")
         open(path, "w").write(body)

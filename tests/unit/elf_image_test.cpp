@@ -51,6 +51,19 @@ TEST(ElfImage, NotAnElf) {
     EXPECT_NE(load_error(path).find("not an ELF file"), std::string::npos);
 }
 
+// A sweep validates every program it names: a refused file must give back its descriptor and libelf handle.
+TEST(ElfImage, RefusedFilesReleaseTheirDescriptors) {
+    const auto path = temp_file("pulpsim_not_elf_again.txt", {'h', 'e', 'l', 'l', 'o', '\n'});
+    auto open_descriptors = [] {
+        return std::distance(std::filesystem::directory_iterator("/proc/self/fd"),
+                             std::filesystem::directory_iterator{});
+    };
+    const auto before = open_descriptors();
+    for (int i = 0; i < 100; ++i)
+        EXPECT_NE(load_error(path).find("not an ELF file"), std::string::npos);
+    EXPECT_EQ(open_descriptors(), before);
+}
+
 TEST(ElfImage, HostExecutableIsRejectedAsX86) {
     EXPECT_NE(load_error("/proc/self/exe").find("x86-64 64-bit ELF, expected a 32-bit RISC-V ELF"),
               std::string::npos);

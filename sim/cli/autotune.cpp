@@ -1,0 +1,443 @@
+// pulpsim autotune: the fastest kernel variant for training layer steps on one platform, measured by
+// simulation through the many-runs layer (parallel, cached in the results database), written to a tuning
+// file.
+#include <boost/program_options.hpp>
+#include <filesystem>
+#include <fmt/format.h>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
+#include <thread>
+#include <unistd.h>
+
+#include "cli/cli_common.hpp"
+#include "cluster/platform_config.hpp"
+#include "cluster/report.hpp"
+#include "memory/elf_image.hpp"
+#include "runs/design_point.hpp"
+#include "runs/point_runner.hpp"
+#include "runs/results_store.hpp"
+#include "runs/tuner.hpp"
+
+namespace po = boost::program_options;
+namespace fs = std::filesystem;
+
+namespace pulpsim::cli {
+namespace {
+
+// One simulation of a step: the comparison program running every variant (the step fits the TCDM), or
+// the tiled program with one tile and one kernel.
+struct Candidate {
+    std::optional<runs::Tile> tile;
+    std::string kernel;
+    runs::DesignPoint point;
+};
+
+// One layer step to tune and the simulations that measure it.
+struct StepCase {
+    std::string step;
+    std::string what;     // what the step computes, for the table's title
+    std::string baseline; // the naive kernel's name
+    runs::MatmulShape mm; // when tiled
+    uint64_t macs = 0;
+    bool tiled = false;
+    std::vector<Candidate> candidates;
+};
+
+// A measured choice, as the table shows it.
+struct Measured {
+    std::string tile; // "TMxTNxTK", or "-" when the step is not tiled
+    std::string kernel;
+    uint64_t cycles = 0;
+    std::string dma_verdict;
+    std::optional<runs::Tile> tile_shape;
+    size_t order = 0;
+};
+
+// The bytes of a NUL-terminated string or a word at `addr` in the ELF's loaded segments.
+std::optional<uint32_t> elf_word(const ElfImage& elf, uint32_t addr) {
+    for (const auto& seg : elf.segments())
+        if (addr >= seg.vaddr && uint64_t{addr} + 4 <= uint64_t{seg.vaddr} + seg.bytes.size()) {
+            const uint8_t* p = seg.bytes.data() + (addr - seg.vaddr);
+            return uint32_t{p[0]} | uint32_t{p[1]} << 8 | uint32_t{p[2]} << 16 | uint32_t{p[3]} << 24;
+        }
+    return std::nullopt;
+}
+std::string elf_string(const ElfImage& elf, uint32_t addr) {
+    std::string out;
+    for (const auto& seg : elf.segments())
+        if (addr >= seg.vaddr && addr < uint64_t{seg.vaddr} + seg.bytes.size()) {
+            for (size_t i = addr - seg.vaddr; i < seg.bytes.size() && seg.bytes[i] && out.size() < 64; ++i)
+                out += static_cast<char>(seg.bytes[i]);
+            break;
+        }
+    return out;
+}
+
+// The names of matmul_variants[] (kernels/lib/matmul_fp32.h) as the tiled program holds them, in index
+// order: the table is the one source of the kernels' names and numbers.
+std::vector<std::string> family_kernels(const ElfImage& elf) {
+    const auto table = elf.symbol("matmul_variants");
+    const auto count_at = elf.symbol("tune_variant_count");
+    const auto count = count_at ? elf_word(elf, *count_at) : std::nullopt;
+    if (!table || !count || *count > 64)
+        throw std::runtime_error(fmt::format("{}: no matmul_variants table to tune with", elf.path()));
+    std::vector<std::string> names;
+    constexpr uint32_t kEntryBytes = 24; // name, fn and four unsigned fields
+    for (uint32_t i = 0; i < *count; ++i) {
+        const auto name_at = elf_word(elf, *table + i * kEntryBytes);
+        names.push_back(name_at ? elf_string(elf, *name_at) : std::string());
+        if (names.back().empty())
+            throw std::runtime_error(
+                fmt::format("{}: entry {} of matmul_variants has no name", elf.path(), i));
+    }
+    return names;
+}
+
+double per_cycle(uint64_t num, uint64_t den) {
+    return den ? static_cast<double>(num) / static_cast<double>(den) : 0.0;
+}
+
+} // namespace
+
+int command_autotune(const std::vector<std::string>& args) {
+    po::options_description desc(
+        "usage: pulpsim autotune --layer linear|pointwise|depthwise|conv2d --step fw|wg|ig|all --shape "
+        "SHAPE\n"
+        "                        [options]\n\n"
+        "Measures every kernel variant of the layer steps (as `pulpsim compare`), in parallel and cached in "
+        "the results database (a second tune of the same case runs\n"
+        "nothing), ranks them and writes the fastest per step to the tuning file. A step whose tensors do\n"
+        "not fit the free TCDM is tiled: the K_T tile shapes of largest footprint (double-buffered, with\n"
+        "guard zones) are simulated with every kernel that can compute them, DMA included.\n"
+        "  linear    --shape IxO (inputs x outputs, batch 1)\n"
+        "  pointwise --shape CINxCOUTxHW\n"
+        "  depthwise --shape CxHxW (3x3, stride 1, padding 1)\n"
+        "  conv2d    --shape CINxCOUTxHxWxKHxKW[xSTRIDExPAD]\n"
+        "Only matmul steps (linear, pointwise, FP32) are tiled; the others must fit the TCDM.\n"
+        "\noptions");
+    std::string platform_file, layer, step = "all", shape, json_path, program, db = "results/pulpsim.db";
+    std::string tuning_path = "results/tuning.yaml", max_cycles = "10000000000", tiled_program, kt = "5";
+    uint32_t guard_bytes = 16;
+    std::vector<std::string> sets;
+    unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
+    unsigned top = 5;
+    desc.add_options()("help,h", "show this help")("layer", po::value(&layer)->value_name("LAYER"),
+                                                   "linear, pointwise, depthwise or conv2d")(
+        "step", po::value(&step)->value_name("STEP"),
+        "fw (forward), wg (weight gradient), ig (input gradient) or all (default)")(
+        "shape", po::value(&shape)->value_name("SHAPE"),
+        "linear: IxO; pointwise: CINxCOUTxHW; depthwise: CxHxW; conv2d: CINxCOUTxHxWxKHxKW[xSTRIDExPAD]")(
+        "platform", po::value(&platform_file)->value_name("FILE"), "platform YAML; default: pulp-open")(
+        "set", po::value(&sets)->value_name("KEY=VALUE")->composing(),
+        "override a platform setting (repeatable)")("jobs,j", po::value(&jobs)->value_name("N"),
+                                                    "simulations at once (default: all cores)")(
+        "db", po::value(&db)->value_name("FILE"), "results database (default results/pulpsim.db)")(
+        "fp16", "the FP16 kernels (linear and pointwise steps that fit the TCDM)")(
+        "tuning", po::value(&tuning_path)->value_name("FILE"),
+        "tuning file the winners are added to (default results/tuning.yaml)")(
+        "top", po::value(&top)->value_name("N"), "variants shown per step (default 5; 0: all)")(
+        "json", po::value(&json_path)->value_name("FILE"), "also write every measured variant as JSON")(
+        "kt", po::value(&kt)->value_name("K"),
+        "tile shapes simulated when the step must be tiled: the K of largest footprint (default 5), or all")(
+        "guard", po::value(&guard_bytes)->value_name("BYTES"),
+        "guard zone after each TCDM tile buffer (default 16; a tile that reads past its buffer fails)")(
+        "program", po::value(&program)->value_name("ELF"),
+        "the comparison program (default: the layer's kernels/*_compare.elf of the build)")(
+        "tiled-program", po::value(&tiled_program)->value_name("ELF"),
+        "the tiled step program (default: kernels/tiled_tune.elf of the build)")(
+        "max-cycles", po::value(&max_cycles)->value_name("N"),
+        "cycle limit per simulation (default 1e10)")("no-progress", "no progress bar");
+    po::variables_map vm;
+    try {
+        po::store(po::command_line_parser(args).options(desc).run(), vm);
+        po::notify(vm);
+    } catch (const po::error& e) {
+        throw UsageError(fmt::format("autotune: {}", e.what()));
+    }
+    if (vm.count("help")) {
+        std::cout
+            << desc
+            << "\nexit status: 0; 1 a simulation failed (a kernel gave a wrong result, ...); 2 bad input;\n"
+               "130 interrupted (what finished is stored).\n";
+        return 0;
+    }
+    if (layer.empty()) throw UsageError(fmt::format("--layer: missing ({})", runs::kTunableLayers));
+    if (step != "fw" && step != "wg" && step != "ig" && step != "all")
+        throw UsageError(fmt::format("--step: '{}' is not fw, wg, ig or all", printable(step)));
+    if (shape.empty()) throw UsageError("--shape: missing (e.g. --shape 64x16x125)");
+    if (jobs == 0) throw UsageError("--jobs: must be at least 1");
+    if (guard_bytes % 4 != 0 || guard_bytes > 4096)
+        throw UsageError(fmt::format("--guard: {} is not a multiple of 4 up to 4096", guard_bytes));
+    const uint64_t cycle_limit = parse_number("--max-cycles", max_cycles);
+
+    PlatformConfig config;
+    if (!platform_file.empty()) config = load_platform(platform_file);
+    apply_overrides(config, sets);
+    validate(config);
+    const bool own_program = vm.count("program") > 0;
+    const bool fp16 = vm.count("fp16") > 0;
+    if (program.empty()) program = built_kernel(runs::measure_step(layer, "fw", shape, fp16).program);
+    if (tiled_program.empty()) tiled_program = built_kernel("tiled_tune.elf");
+    for (const std::string& p : {program, tiled_program}) {
+        std::error_code ec;
+        if (!fs::is_regular_file(p, ec))
+            throw UsageError(fmt::format("{}: no such file{}", p, own_program ? "" : " (build the kernels)"));
+    }
+    const ElfImage compare_elf = ElfImage::load(program);
+    const ElfImage tiled_elf = ElfImage::load(tiled_program);
+    const uint64_t compare_free = free_tcdm_bytes(compare_elf, config);
+    const uint64_t tiled_free = free_tcdm_bytes(tiled_elf, config);
+    size_t keep_tiles = 5;
+    if (kt != "all") {
+        keep_tiles = parse_number("--kt", kt, 100000);
+        if (keep_tiles == 0) throw UsageError("--kt: must be at least 1, or all");
+    } else {
+        keep_tiles = 0;
+    }
+    // The tuning file is checked before anything runs, so a bad one costs no simulation.
+    (void)runs::load_tuning(tuning_path);
+    if (!json_path.empty()) check_output_path(json_path);
+
+    const std::string simulator = self_executable();
+    const std::string version = runs::simulator_version(kVersion, simulator);
+    const std::string config_yaml = to_yaml(config);
+    std::vector<std::string> kernels; // the tiled program's family, read once
+    auto make_point = [&](const std::string& elf_path,
+                          std::vector<std::pair<std::string, uint32_t>> symbols) {
+        runs::DesignPoint point;
+        point.program = elf_path;
+        point.program_hash = runs::file_hash(elf_path);
+        point.config = config;
+        point.config_yaml = config_yaml;
+        point.max_cycles = cycle_limit;
+        point.symbols = std::move(symbols);
+        point.id = runs::point_identity(point, version);
+        return point;
+    };
+
+    std::vector<StepCase> cases;
+    for (const std::string s : {"fw", "wg", "ig"}) {
+        if (step != "all" && step != s) continue;
+        StepCase c;
+        c.step = s;
+        const runs::StepMeasure measure = runs::measure_step(layer, s, shape, fp16);
+        c.what = measure.what;
+        c.baseline = measure.baseline;
+        c.macs = measure.macs;
+        if (measure.tcdm_bytes <= compare_free) {
+            c.candidates.push_back({std::nullopt, "", make_point(program, measure.symbols)});
+        } else if (!measure.matmul) {
+            throw UsageError(
+                fmt::format("--shape {}: the {} step ({}) needs {} bytes of TCDM but {} are free, and "
+                            "only matmul steps are tiled by the tuner (raise tcdm.size)",
+                            shape, s, measure.what, measure.tcdm_bytes, compare_free));
+        } else {
+            // Algorithm 1: the K_T tile shapes of largest footprint x every kernel that can compute them.
+            c.tiled = true;
+            c.mm = *measure.matmul;
+            const auto m = static_cast<uint32_t>(c.mm.m), n = static_cast<uint32_t>(c.mm.n),
+                       k = static_cast<uint32_t>(c.mm.k);
+            const std::vector<runs::Tile> tiles =
+                runs::enumerate_tiles(c.mm, tiled_free, guard_bytes, keep_tiles);
+            if (tiles.empty())
+                throw UsageError(fmt::format("--shape {}: the {} step does not fit the TCDM in any tile: {} "
+                                             "bytes are free, a 1x1x1 tile "
+                                             "set with guard zones needs {} (tcdm.size {})",
+                                             shape, s, tiled_free, runs::tile_footprint(1, 1, 1, guard_bytes),
+                                             config.tcdm.size));
+            if (kernels.empty()) kernels = family_kernels(tiled_elf);
+            // A, B and C lie in the tiled program's L2 arena with 4-float guard zones around them.
+            const auto arena_at = tiled_elf.symbol("tune_arena_floats");
+            const uint64_t arena = arena_at ? elf_word(tiled_elf, *arena_at).value_or(0) : 0;
+            if (c.mm.m * c.mm.k + c.mm.k * c.mm.n + c.mm.m * c.mm.n + 16 > arena)
+                throw UsageError(
+                    fmt::format("--shape {}: the {} step's tensors ({}) exceed the {} floats of L2 the "
+                                "tiled program {} holds",
+                                shape, s, measure.what, arena, tiled_program));
+            const runs::MatmulLayout layout = runs::layer_step_layout(layer, s);
+            for (const runs::Tile& t : tiles) {
+                // The family kernels neither accumulate nor transpose: they compute tiles holding all of K.
+                const bool family = !layout.a_trans && !layout.b_trans && t.tk == c.mm.k;
+                for (uint32_t v = 0; v <= kernels.size(); ++v) {
+                    if (v < kernels.size() && !family) continue;
+                    c.candidates.push_back(
+                        {t, v < kernels.size() ? kernels[v] : "matmul_l1",
+                         make_point(tiled_program, {{"tune_m", m},
+                                                    {"tune_n", n},
+                                                    {"tune_k", k},
+                                                    {"tune_a_trans", layout.a_trans ? 1u : 0u},
+                                                    {"tune_b_trans", layout.b_trans ? 1u : 0u},
+                                                    {"tune_tm", t.tm},
+                                                    {"tune_tn", t.tn},
+                                                    {"tune_tk", t.tk},
+                                                    {"tune_kernel", v},
+                                                    {"tune_guard", guard_bytes}})});
+                }
+            }
+        }
+        cases.push_back(std::move(c));
+    }
+
+    if (const fs::path parent = fs::path(db).parent_path(); !parent.empty()) fs::create_directories(parent);
+    runs::ResultsStore store(db);
+    std::vector<std::string> ids;
+    for (const auto& c : cases)
+        for (const auto& cand : c.candidates)
+            ids.push_back(cand.point.id);
+    const std::set<std::string> done = store.finished(ids);
+    std::vector<const runs::DesignPoint*> pending;
+    std::set<std::string> queued;
+    for (const auto& c : cases)
+        for (const auto& cand : c.candidates)
+            if (!done.count(cand.point.id) && queued.insert(cand.point.id).second)
+                pending.push_back(&cand.point);
+    if (pending.empty())
+        std::fprintf(stderr, "autotune %s %s %s: all %zu simulations already stored in %s\n", layer.c_str(),
+                     step.c_str(), shape.c_str(), ids.size(), db.c_str());
+    else
+        std::fprintf(stderr, "autotune %s %s %s: %zu simulations, %zu stored in %s, running %zu on %u jobs\n",
+                     layer.c_str(), step.c_str(), shape.c_str(), ids.size(), ids.size() - pending.size(),
+                     db.c_str(), pending.size(),
+                     std::min<unsigned>(jobs, static_cast<unsigned>(pending.size())));
+    if (!pending.empty()) {
+        runs::RunnerOptions options;
+        options.simulator = simulator;
+        options.run_verb = point_run_verb();
+        options.jobs = jobs;
+        options.terminal = isatty(STDERR_FILENO) != 0;
+        options.show_progress = !vm.count("no-progress");
+        options.label = "autotune";
+        if (runs::run_points(pending, options, [&](const runs::DesignPoint& p, const runs::PointResult& r) {
+                store.put(p, version, r);
+            }) == runs::RunnerEnd::Interrupted) {
+            std::fprintf(stderr, "autotune: interrupted; finished simulations are stored in %s\n",
+                         db.c_str());
+            return 130;
+        }
+    }
+
+    int status = 0;
+    std::vector<runs::TuningEntry> winners;
+    nlohmann::ordered_json steps_json = nlohmann::ordered_json::array();
+    for (const auto& c : cases) {
+        std::vector<Measured> measured;
+        bool failed = false;
+        for (const auto& cand : c.candidates) {
+            const auto rows =
+                store.query("SELECT status, error, report FROM points WHERE id = ?", {cand.point.id}).rows;
+            if (rows.empty() || runs::to_text(rows[0][0]) != "ok") {
+                std::fprintf(stderr, "autotune: %s step%s: %s\n", c.step.c_str(),
+                             cand.tile ? fmt::format(" tile {}x{}x{} {}", cand.tile->tm, cand.tile->tn,
+                                                     cand.tile->tk, cand.kernel)
+                                             .c_str()
+                                       : "",
+                             rows.empty() ? "no result stored" : runs::to_text(rows[0][1]).c_str());
+                failed = true;
+                continue;
+            }
+            const auto report = nlohmann::json::parse(runs::to_text(rows[0][2]), nullptr, false);
+            if (!report.is_object() || !report.contains("regions")) continue;
+            for (const auto& r : report["regions"]) {
+                const std::string name = r.value("name", std::string());
+                if (cand.tile && name != "step") continue;
+                std::string verdict = "-";
+                if (r.contains("dma") && r["dma"].contains("verdict"))
+                    verdict = r["dma"]["verdict"].get<std::string>();
+                measured.push_back(
+                    {cand.tile ? fmt::format("{}x{}x{}", cand.tile->tm, cand.tile->tn, cand.tile->tk) : "-",
+                     cand.tile ? cand.kernel : name, r.value("cycles", uint64_t{0}), verdict, cand.tile});
+            }
+        }
+        if (failed) status = 1;
+        // Fastest first; equal cycles keep the order of the candidates (clang deprecates stable_sort's
+        // buffer).
+        for (size_t i = 0; i < measured.size(); ++i)
+            measured[i].order = i;
+        std::sort(measured.begin(), measured.end(), [](const Measured& a, const Measured& b) {
+            return a.cycles != b.cycles ? a.cycles < b.cycles : a.order < b.order;
+        });
+        if (measured.empty()) continue;
+        // Speed-ups are over the naive kernel at its best (on its best tiles), or over matmul_l1 where the
+        // naive kernel cannot run (tiles of transposed operands).
+        uint64_t naive = 0;
+        for (const std::string& reference : {c.baseline, std::string("matmul_l1")})
+            for (const auto& r : measured)
+                if (naive == 0 && r.kernel == reference) naive = r.cycles; // sorted: the first is the best
+        std::cout << fmt::format("{} {} {}: {} ({} MACs) on {}, {} cores, {}: {} measured\n", layer, c.step,
+                                 shape, c.what, c.macs, config.platform.name, config.cluster.cores,
+                                 c.tiled ? fmt::format("tiled through {} bytes of TCDM", tiled_free)
+                                         : std::string("in the TCDM"),
+                                 measured.size());
+        std::cout << fmt::format("{:>4}  {:<14} {:<18} {:>10} {:>8} {:>9}  {}\n", "rank", "tile", "kernel",
+                                 "cycles", "MAC/cyc", "speed-up", "DMA");
+        bool naive_shown = false; // below the top rows, the naive kernel's best row is shown for reference
+        for (size_t i = 0; i < measured.size(); ++i) {
+            const auto& r = measured[i];
+            const bool naive_row =
+                r.cycles == naive && !naive_shown && (r.kernel == c.baseline || r.kernel == "matmul_l1");
+            naive_shown = naive_shown || naive_row;
+            if (top && i >= top && !naive_row) continue;
+            std::cout << fmt::format("{:>4}  {:<14} {:<18} {:>10} {:>8.3f} {:>9.2f}  {}\n", i + 1, r.tile,
+                                     r.kernel, r.cycles, per_cycle(c.macs, r.cycles),
+                                     per_cycle(naive, r.cycles), r.dma_verdict);
+        }
+        std::cout << "\n";
+
+        runs::TuningEntry t;
+        t.platform = config.platform.name;
+        t.cores = config.cluster.cores;
+        t.tcdm_size = config.tcdm.size;
+        t.layer = fp16 ? layer + "-fp16" : layer; // FP16 tunes of a shape are other entries
+        t.step = c.step;
+        t.shape = shape;
+        t.kernel = measured.front().kernel;
+        if (const auto& tile = measured.front().tile_shape)
+            t.tile = std::vector<unsigned>{tile->tm, tile->tn, tile->tk};
+        t.cycles = measured.front().cycles;
+        t.mac_per_cycle = per_cycle(c.macs, t.cycles);
+        winners.push_back(t);
+
+        nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+        for (const auto& r : measured)
+            rows.push_back({{"tile", r.tile},
+                            {"tile_bytes", r.tile_shape ? r.tile_shape->bytes : 0},
+                            {"kernel", r.kernel},
+                            {"cycles", r.cycles},
+                            {"mac_per_cycle", per_cycle(c.macs, r.cycles)},
+                            {"speedup", per_cycle(naive, r.cycles)},
+                            {"dma", r.dma_verdict}});
+        steps_json.push_back(
+            {{"step", c.step},
+             {"what", c.what},
+             {"macs", c.macs},
+             {"tiled", c.tiled},
+             {"simulations", c.candidates.size()},
+             {"best", {{"tile", measured.front().tile}, {"kernel", t.kernel}, {"cycles", t.cycles}}},
+             {"measured", std::move(rows)}});
+    }
+    if (!winners.empty()) {
+        if (const fs::path parent = fs::path(tuning_path).parent_path(); !parent.empty())
+            fs::create_directories(parent);
+        runs::record_tuning(tuning_path, winners);
+        std::fprintf(stderr, "autotune: %zu winners written to %s\n", winners.size(), tuning_path.c_str());
+    }
+    if (!json_path.empty()) {
+        nlohmann::ordered_json j;
+        j["layer"] = layer;
+        j["shape"] = shape;
+        j["platform"] = config.platform.name;
+        j["cores"] = config.cluster.cores;
+        j["tcdm_size"] = config.tcdm.size;
+        j["free_tcdm"] = tiled_free; // what the tiled program leaves for its tiles
+        j["guard_bytes"] = guard_bytes;
+        j["steps"] = std::move(steps_json);
+        write_file_atomically(json_path,
+                              j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+    }
+    return status;
+}
+
+} // namespace pulpsim::cli

@@ -1,0 +1,319 @@
+#include "runs/tuner.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <stdexcept>
+#include <tuple>
+#include <yaml-cpp/yaml.h>
+
+#include "cluster/report.hpp"
+
+namespace pulpsim::runs {
+
+std::vector<uint64_t> parse_shape(const std::string& shape) {
+    std::vector<uint64_t> dims;
+    size_t start = 0;
+    while (true) {
+        const size_t x = shape.find('x', start);
+        const std::string part = shape.substr(start, x == std::string::npos ? std::string::npos : x - start);
+        uint64_t value = 0;
+        const auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), value);
+        if (part.empty() || ec != std::errc() || end != part.data() + part.size() || value > 0xffffffffu)
+            throw std::runtime_error(
+                fmt::format("--shape: '{}' is not a list of sizes like 64x16x125", printable(shape)));
+        dims.push_back(value);
+        if (x == std::string::npos) break;
+        start = x + 1;
+    }
+    if (std::find(dims.begin(), dims.end(), 0u) != dims.end())
+        throw std::runtime_error(fmt::format("--shape {}: every size must be at least 1", shape));
+    return dims;
+}
+
+MatmulShape layer_step_matmul(const std::string& layer, const std::string& step, const std::string& shape) {
+    const std::vector<uint64_t> dims = parse_shape(shape);
+    const size_t expected = layer == "linear" ? 2 : 3;
+    if (dims.size() != expected)
+        throw std::runtime_error(
+            fmt::format("--shape {}: a {} layer takes {}", shape, layer,
+                        layer == "linear" ? "INPUTSxOUTPUTS (e.g. 640x16)" : "CINxCOUTxHW (e.g. 64x64x16)"));
+    if (layer == "linear") {
+        const uint64_t in = dims[0], out = dims[1];
+        if (step == "fw") return {out, 1, in}; // out[O] = W[O][I] in[I]
+        if (step == "wg") return {out, in, 1}; // dW[O][I] = dOut[O] x in[I]
+        return {1, in, out};                   // dIn[1][I] = dOut[1][O] W[O][I], as PULP-TrainLib
+    }
+    const uint64_t cin = dims[0], cout = dims[1], hw = dims[2];
+    if (step == "fw") return {cout, hw, cin}; // out[Cout][HW] = W[Cout][Cin] in[Cin][HW]
+    if (step == "wg") return {cout, cin, hw}; // dW[Cout][Cin] = dOut[Cout][HW] in^T[HW][Cin]
+    return {cin, hw, cout};                   // dIn[Cin][HW] = W^T[Cin][Cout] dOut[Cout][HW]
+}
+
+StepMeasure measure_step(const std::string& layer, const std::string& step, const std::string& shape,
+                         bool fp16) {
+    if (layer != "linear" && layer != "pointwise" && layer != "depthwise" && layer != "conv2d")
+        throw std::runtime_error(fmt::format("--layer: '{}' is not {}", printable(layer), kTunableLayers));
+    if (step != "fw" && step != "wg" && step != "ig")
+        throw std::runtime_error(fmt::format("--step: '{}' is not fw, wg or ig", printable(step)));
+    if (fp16 && layer != "linear" && layer != "pointwise")
+        throw std::runtime_error(
+            fmt::format("--fp16: the FP16 kernels cover linear and pointwise steps, not {}", layer));
+    const uint32_t step_code = step == "fw" ? 0u : step == "wg" ? 1u : 2u;
+    StepMeasure m;
+    if (layer == "conv2d") {
+        // Padding may be 0, which parse_shape() refuses as a size.
+        const bool no_padding = shape.size() > 2 && shape.compare(shape.size() - 2, 2, "x0") == 0;
+        std::vector<uint64_t> d = parse_shape(no_padding ? shape.substr(0, shape.size() - 2) : shape);
+        if (no_padding) d.push_back(0);
+        if (d.size() != 6 && d.size() != 8)
+            throw std::runtime_error(
+                fmt::format("--shape {}: a conv2d layer takes CINxCOUTxHxWxKHxKW (stride 1, padding 1) or "
+                            "CINxCOUTxHxWxKHxKWxSTRIDExPAD (e.g. 16x16x16x16x3x3)",
+                            shape));
+        const uint64_t cin = d[0], cout = d[1], h = d[2], w = d[3], kh = d[4], kw = d[5];
+        const uint64_t stride = d.size() == 8 ? d[6] : 1, pad = d.size() == 8 ? d[7] : 1;
+        if (h + 2 * pad < kh || w + 2 * pad < kw)
+            throw std::runtime_error(fmt::format(
+                "--shape {}: a {}x{} kernel does not fit the padded {}x{} input", shape, kh, kw, h, w));
+        const uint64_t ho = (h + 2 * pad - kh) / stride + 1, wo = (w + 2 * pad - kw) / stride + 1;
+        const uint64_t x = cin * h * w, weights = cout * cin * kh * kw, y = cout * ho * wo,
+                       col = cin * kh * kw * ho * wo;
+        uint64_t macs = 0;
+        if (x > 0xffffffffu || weights > 0xffffffffu || col > 0xffffffffu ||
+            __builtin_mul_overflow(weights, ho * wo, &macs) || macs > 0xffffffffu)
+            throw std::runtime_error(
+                fmt::format("--shape {}: the step's MACs exceed the 32-bit count of a region", shape));
+        m.program = "conv_compare.elf";
+        m.symbols = {{"compare_cin", static_cast<uint32_t>(cin)},
+                     {"compare_cout", static_cast<uint32_t>(cout)},
+                     {"compare_h", static_cast<uint32_t>(h)},
+                     {"compare_w", static_cast<uint32_t>(w)},
+                     {"compare_kh", static_cast<uint32_t>(kh)},
+                     {"compare_kw", static_cast<uint32_t>(kw)},
+                     {"compare_stride", static_cast<uint32_t>(stride)},
+                     {"compare_pad", static_cast<uint32_t>(pad)},
+                     {"compare_step", step_code}};
+        m.macs = macs;
+        m.tcdm_bytes = 4 * (x + weights + y + col + (step == "ig" ? weights : 0));
+        m.baseline = "mm";
+        m.what = fmt::format("conv2d {}x{} stride {} padding {}, {}x{}x{} -> {}x{}x{}, im2col + matmul", kh,
+                             kw, stride, pad, cin, h, w, cout, ho, wo);
+        return m;
+    }
+    if (layer == "depthwise") {
+        const std::vector<uint64_t> d = parse_shape(shape);
+        if (d.size() != 3)
+            throw std::runtime_error(
+                fmt::format("--shape {}: a depthwise layer takes CxHxW (e.g. 32x16x16)", shape));
+        const uint64_t c = d[0], h = d[1], w = d[2];
+        uint64_t chw = 0;
+        if (__builtin_mul_overflow(c * h, w, &chw) || chw > 0xffffffffu / 9) // c h < 2^64: sizes < 2^32
+            throw std::runtime_error(
+                fmt::format("--shape {}: 9 C H W MACs exceed the 32-bit count of a region", shape));
+        m.program = "dw_compare.elf";
+        m.symbols = {{"compare_c", static_cast<uint32_t>(c)},
+                     {"compare_h", static_cast<uint32_t>(h)},
+                     {"compare_w", static_cast<uint32_t>(w)},
+                     {"compare_step", step_code}};
+        m.macs = 9 * chw;
+        m.tcdm_bytes = 4 * (2 * chw + 9 * c); // input and output planes, the 9 weights per channel
+        m.baseline = "dw";
+        m.what = fmt::format("depthwise 3x3 C={} H={} W={}", c, h, w);
+        return m;
+    }
+    const MatmulShape mm = layer_step_matmul(layer, step, shape);
+    if (fp16) {
+        auto even = [](uint64_t n) { return n + (n & 1); }; // FP16 tensors start on words
+        m.program = "fp16_compare.elf";
+        m.symbols = {{"compare_m", static_cast<uint32_t>(mm.m)},
+                     {"compare_n", static_cast<uint32_t>(mm.n)},
+                     {"compare_k", static_cast<uint32_t>(mm.k)}};
+        m.macs = matmul_macs(mm, shape);
+        m.tcdm_bytes = 2 * (even(mm.m * mm.k) + even(mm.k * mm.n) + even(mm.m * mm.n));
+        m.baseline = "mm_fp16";
+        m.what = fmt::format("FP16 matmul M={} N={} K={}", mm.m, mm.n, mm.k);
+        return m;
+    }
+    m.program = "matmul_compare.elf";
+    m.symbols = {{"compare_m", static_cast<uint32_t>(mm.m)},
+                 {"compare_n", static_cast<uint32_t>(mm.n)},
+                 {"compare_k", static_cast<uint32_t>(mm.k)}};
+    m.macs = matmul_macs(mm, shape);
+    m.tcdm_bytes = 4 * (mm.m * mm.k + mm.k * mm.n + mm.m * mm.n);
+    m.baseline = "mm";
+    m.what = fmt::format("matmul M={} N={} K={}", mm.m, mm.n, mm.k);
+    m.matmul = mm;
+    return m;
+}
+
+MatmulLayout layer_step_layout(const std::string& layer, const std::string& step) {
+    if (layer != "pointwise") return {};
+    if (step == "wg") return {false, true}; // in[Cin][HW] is B^T
+    if (step == "ig") return {true, false}; // W[Cout][Cin] is A^T
+    return {};
+}
+
+uint64_t tile_footprint(unsigned tm, unsigned tn, unsigned tk, uint32_t guard_bytes) {
+    const uint64_t set =
+        4 * (uint64_t{tm} * tk + uint64_t{tk} * tn + uint64_t{tm} * tn) + 3 * uint64_t{guard_bytes};
+    return 2 * set;
+}
+
+namespace {
+// Tile sizes of a dimension: ceil(size / d) for every tile count d, largest first.
+std::vector<unsigned> balanced_sizes(uint64_t size) {
+    std::vector<unsigned> out;
+    for (uint64_t d = 1; d <= size; ++d) {
+        const auto t = static_cast<unsigned>((size + d - 1) / d);
+        if (out.empty() || out.back() != t) out.push_back(t);
+        if (t == 1) break;
+        // Past sqrt(size) every size appears: jump to the next tile count that changes it.
+        d = (size + t - 2) / (t - 1) - 1;
+    }
+    return out;
+}
+} // namespace
+
+std::vector<Tile> enumerate_tiles(const MatmulShape& mm, uint64_t budget, uint32_t guard_bytes, size_t keep) {
+    std::vector<Tile> tiles;
+    const auto ms = balanced_sizes(mm.m), ns = balanced_sizes(mm.n), ks = balanced_sizes(mm.k);
+    for (unsigned tk : ks)
+        for (unsigned tn : ns)
+            for (unsigned tm : ms)
+                if (const uint64_t bytes = tile_footprint(tm, tn, tk, guard_bytes); bytes <= budget)
+                    tiles.push_back({tm, tn, tk, bytes});
+    auto steps = [&](const Tile& t) {
+        return ((mm.m + t.tm - 1) / t.tm) * ((mm.n + t.tn - 1) / t.tn) * ((mm.k + t.tk - 1) / t.tk);
+    };
+    std::sort(tiles.begin(), tiles.end(), [&](const Tile& a, const Tile& b) {
+        if (a.bytes != b.bytes) return a.bytes > b.bytes;
+        if (steps(a) != steps(b)) return steps(a) < steps(b);
+        return std::tie(a.tk, a.tn, a.tm) > std::tie(b.tk, b.tn, b.tm);
+    });
+    if (keep && tiles.size() > keep) tiles.resize(keep);
+    return tiles;
+}
+
+uint64_t matmul_macs(const MatmulShape& mm, const std::string& shape) {
+    uint64_t mn = 0, macs = 0;
+    if (__builtin_mul_overflow(mm.m, mm.n, &mn) || __builtin_mul_overflow(mn, mm.k, &macs) ||
+        macs > 0xffffffffu)
+        throw std::runtime_error(
+            fmt::format("--shape {}: M x N x K = {} x {} x {} MACs exceed the 32-bit count of a region",
+                        shape, mm.m, mm.n, mm.k));
+    return macs;
+}
+
+void rank(std::vector<VariantResult>& variants) {
+    std::vector<size_t> order(variants.size());
+    for (size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        return variants[a].cycles != variants[b].cycles ? variants[a].cycles < variants[b].cycles : a < b;
+    });
+    std::vector<VariantResult> sorted;
+    sorted.reserve(order.size());
+    for (size_t i : order)
+        sorted.push_back(variants[i]);
+    variants = std::move(sorted);
+}
+
+std::vector<VariantResult> ranked_variants(const std::string& report_json) {
+    std::vector<VariantResult> out;
+    const auto report = nlohmann::json::parse(report_json, nullptr, false);
+    if (!report.is_object() || !report.contains("regions")) return out;
+    for (const auto& r : report["regions"])
+        out.push_back(
+            {r.value("name", std::string()), r.value("cycles", uint64_t{0}), r.value("macs", uint64_t{0})});
+    rank(out);
+    return out;
+}
+
+namespace {
+
+[[noreturn]] void tuning_error(const std::string& path, const YAML::Node& at, const std::string& what) {
+    throw std::runtime_error(fmt::format("{}:{}: {}", path, at.Mark().line + 1, what));
+}
+
+template <typename T> T field(const std::string& path, const YAML::Node& entry, const char* key) {
+    const YAML::Node n = entry[key];
+    if (!n) tuning_error(path, entry, fmt::format("an entry needs '{}'", key));
+    try {
+        return n.as<T>();
+    } catch (const YAML::Exception&) {
+        tuning_error(path, n, fmt::format("'{}' has a value of the wrong type", key));
+    }
+}
+
+// A string as a YAML scalar that reads back as itself, whatever it holds.
+std::string yaml_scalar(const std::string& text) {
+    YAML::Emitter e;
+    e << YAML::DoubleQuoted << text;
+    return e.c_str();
+}
+
+} // namespace
+
+std::vector<TuningEntry> load_tuning(const std::string& path) {
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) return {};
+    if (!std::filesystem::is_regular_file(path, ec))
+        throw std::runtime_error(fmt::format("{}: the tuning file is not a regular file", path));
+    YAML::Node root;
+    try {
+        root = YAML::LoadFile(path);
+    } catch (const YAML::Exception& e) {
+        throw std::runtime_error(fmt::format("{}:{}: malformed YAML: {}", path, e.mark.line + 1, e.msg));
+    }
+    std::vector<TuningEntry> out;
+    if (root.IsNull()) return out;
+    if (!root.IsMap() || !root["tunings"] || !root["tunings"].IsSequence())
+        tuning_error(path, root, "expected `tunings:` with a list of entries");
+    for (const auto& e : root["tunings"]) {
+        if (!e.IsMap()) tuning_error(path, e, "an entry is a map (platform, cores, tcdm_size, layer, ...)");
+        TuningEntry t;
+        t.platform = field<std::string>(path, e, "platform");
+        t.cores = field<unsigned>(path, e, "cores");
+        t.tcdm_size = field<uint64_t>(path, e, "tcdm_size");
+        t.layer = field<std::string>(path, e, "layer");
+        t.step = field<std::string>(path, e, "step");
+        t.shape = field<std::string>(path, e, "shape");
+        t.kernel = field<std::string>(path, e, "kernel");
+        if (e["tile"]) t.tile = field<std::vector<unsigned>>(path, e, "tile");
+        t.cycles = field<uint64_t>(path, e, "cycles");
+        t.mac_per_cycle = field<double>(path, e, "mac_per_cycle");
+        out.push_back(std::move(t));
+    }
+    return out;
+}
+
+void record_tuning(const std::string& path, const std::vector<TuningEntry>& entries) {
+    std::vector<TuningEntry> all = load_tuning(path);
+    for (const TuningEntry& e : entries) {
+        auto it = std::find_if(all.begin(), all.end(), [&](const TuningEntry& o) { return o.same_key(e); });
+        if (it != all.end())
+            *it = e;
+        else
+            all.push_back(e);
+    }
+    std::ostringstream out;
+    out << "# The fastest kernel (and tile) per platform, layer step and shape, as measured by pulpsim "
+           "autotune.\n"
+           "# Kernel builds take their choices from here (kernels/lib/README.md, \"Tuned choices\").\n"
+           "tunings:\n";
+    for (const TuningEntry& e : all) {
+        out << fmt::format(
+            "  - {{platform: {}, cores: {}, tcdm_size: {}, layer: {}, step: {}, shape: {}, kernel: {}",
+            yaml_scalar(e.platform), e.cores, e.tcdm_size, e.layer, e.step, e.shape, yaml_scalar(e.kernel));
+        if (e.tile) out << fmt::format(", tile: [{}]", fmt::join(*e.tile, ", "));
+        out << fmt::format(", cycles: {}, mac_per_cycle: {:.4f}}}\n", e.cycles, e.mac_per_cycle);
+    }
+    write_file_atomically(path, out.str());
+}
+
+} // namespace pulpsim::runs

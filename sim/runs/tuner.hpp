@@ -1,0 +1,102 @@
+// What `pulpsim autotune` and `pulpsim compare` know about layer steps: the matmul a training step maps to,
+// the ranking of kernel variants from a run's report, and the tuning file that keeps the winners.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pulpsim::runs {
+
+// C[M][N] = A[M][K] x B[K][N], as PULP-TrainLib maps a Linear or PointWise step onto its matmul kernels.
+struct MatmulShape {
+    uint64_t m = 0, n = 0, k = 0;
+};
+
+// The sizes of a shape like "64x16x125"; a one-line error naming the shape otherwise (zero sizes included).
+std::vector<uint64_t> parse_shape(const std::string& shape);
+
+// Linear (batch 1): shape IxO. PointWise: shape CINxCOUTxHW. Step fw, wg or ig.
+MatmulShape layer_step_matmul(const std::string& layer, const std::string& step, const std::string& shape);
+
+// M x N x K; an error naming the shape when it exceeds the 32-bit MAC count a region declares.
+uint64_t matmul_macs(const MatmulShape& mm, const std::string& shape);
+
+// How a comparison program (kernels/apps/*_compare) measures every kernel variant of one layer step in one
+// run: the host writes the shape into its symbols, each variant is a perf region, `baseline` is the naive
+// one.
+struct StepMeasure {
+    std::string program; // file name in the build's kernels/ folder
+    std::vector<std::pair<std::string, uint32_t>> symbols;
+    uint64_t macs = 0;
+    uint64_t tcdm_bytes = 0; // the step's tensors, which must fit the free TCDM together
+    std::string baseline;
+    std::string what;                  // "matmul M=16 N=125 K=64", "depthwise 3x3 C=32 H=16 W=16"
+    std::optional<MatmulShape> matmul; // the step is a matmul (and can be tiled)
+};
+// Layers: linear (IxO), pointwise (CINxCOUTxHW), depthwise (CxHxW: 3x3, stride 1, padding 1), conv2d
+// (CINxCOUTxHxWxKHxKW, stride 1 and padding 1, or ...xSTRIDExPAD). Steps: fw, wg, ig. `fp16`: the FP16
+// kernels on a linear or pointwise step's matmul. One-line errors for an unknown layer or step and a
+// malformed, zero or oversized shape.
+StepMeasure measure_step(const std::string& layer, const std::string& step, const std::string& shape,
+                         bool fp16 = false);
+// The layers measure_step() knows, for messages.
+inline constexpr const char* kTunableLayers = "linear, pointwise, depthwise or conv2d";
+
+// Whether the step stores A as [K][M] and B as [N][K] (PointWise WG and IG read a transposed operand).
+struct MatmulLayout {
+    bool a_trans = false, b_trans = false;
+};
+MatmulLayout layer_step_layout(const std::string& layer, const std::string& step);
+
+// A tile shape of a tiled step and the TCDM it takes, double-buffered, with its guard zones.
+struct Tile {
+    unsigned tm = 0, tn = 0, tk = 0;
+    uint64_t bytes = 0;
+};
+// What tiled_matmul (kernels/lib/tiled_matmul.h) allocates: two sets of A, B and C tiles, each buffer
+// followed by `guard_bytes`.
+uint64_t tile_footprint(unsigned tm, unsigned tn, unsigned tk, uint32_t guard_bytes);
+// The tiler of the autotuner (seed 000, Algorithm 1): every tile shape whose footprint fits `budget`, each
+// size a balanced split of its dimension (ceil(D / d) for d tiles, so no tile is mostly padding), the
+// largest footprints first (ties: fewer pipeline steps), at most `keep` of them (0: all). Empty when not
+// even 1x1x1 fits.
+std::vector<Tile> enumerate_tiles(const MatmulShape& mm, uint64_t budget, uint32_t guard_bytes, size_t keep);
+
+// One kernel variant's region in a run.
+struct VariantResult {
+    std::string name;
+    uint64_t cycles = 0;
+    uint64_t macs = 0;
+};
+// The regions of a JSON report, fastest first; variants with equal cycles keep the report's order.
+std::vector<VariantResult> ranked_variants(const std::string& report_json);
+// Sorts fastest first, keeping the given order between equal cycles.
+void rank(std::vector<VariantResult>& variants);
+
+// A tuning file (YAML) keeps the fastest choice per platform, layer step and shape:
+//   tunings:
+//     - {platform: pulp-open, cores: 8, tcdm_size: 65536, layer: pointwise, step: fw, shape: 64x16x125,
+//        kernel: mm_unroll_2x4, cycles: 12345, mac_per_cycle: 3.21}
+// `tile: [TM, TN, TK]` is added when the step was tiled through the TCDM.
+struct TuningEntry {
+    std::string platform;
+    unsigned cores = 0;
+    uint64_t tcdm_size = 0;
+    std::string layer, step, shape;
+    std::string kernel;
+    std::optional<std::vector<unsigned>> tile;
+    uint64_t cycles = 0;
+    double mac_per_cycle = 0;
+    bool same_key(const TuningEntry& o) const {
+        return platform == o.platform && cores == o.cores && tcdm_size == o.tcdm_size && layer == o.layer &&
+               step == o.step && shape == o.shape;
+    }
+};
+// Reads a tuning file; a missing file is an empty one. One-line errors naming file and line.
+std::vector<TuningEntry> load_tuning(const std::string& path);
+// Adds the entries to the file (replacing those with the same key) and writes it all or nothing.
+void record_tuning(const std::string& path, const std::vector<TuningEntry>& entries);
+
+} // namespace pulpsim::runs

@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""Checks `pulpsim autotune` and `pulpsim compare` on small cases:
+
+- a step that fits the TCDM: the pick is the fastest of the variants `compare` measures for the same step;
+- a tiled step: the pick with K_T = 5 equals the minimum of the exhaustive search (--kt all) on a small Linear
+  layer (FW and IG); every tile simulated fits the free TCDM with its guard zones, and every
+  simulation passed its check against the plain loop (a tile reading outside its buffer, or a wrong result,
+  fails the point);
+- a second tune of the same case simulates nothing and gives the same table;
+- the tuning file holds one entry per platform, layer, step and shape, replaced on a new tune;
+- impossible requests are one line and exit status 2, with no tuning file written.
+"""
+import argparse
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from checks import Checks, fresh_dir  # noqa: E402
+
+check = Checks()
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sim", required=True)
+    ap.add_argument("--workdir", required=True)
+    args = ap.parse_args()
+    fresh_dir(args.workdir)
+    w = args.workdir
+    db = os.path.join(w, "tune.db")
+    tuning = os.path.join(w, "tuning.yaml")
+
+    def tune(*extra, tuning_file=tuning):
+        return subprocess.run([args.sim, "autotune", "--db", db, "--tuning", tuning_file, "--no-progress", *extra],
+                              capture_output=True, text=True, timeout=900)
+
+    # In the TCDM: the pick is compare's fastest variant, on 4 cores.
+    cores = ["--set", "cluster.cores=4", "--set", "fpu.count=4"]
+    for layer, shape in [("pointwise", "12x10x9"), ("depthwise", "5x6x7")]:
+        r = tune("--layer", layer, "--step", "wg", "--shape", shape, "--json", os.path.join(w, f"{layer}.json"), *cores)
+        check(r.returncode == 0, f"autotune {layer} wg {shape} runs ({r.stderr.strip()[-300:]})")
+        if r.returncode:
+            continue
+        tuned = json.load(open(os.path.join(w, f"{layer}.json")))["steps"][0]
+        c = subprocess.run([args.sim, "compare", "--layer", layer, "--step", "wg", "--shape", shape, *cores,
+                            "--json", os.path.join(w, f"{layer}-compare.json")], capture_output=True, text=True)
+        variants = json.load(open(os.path.join(w, f"{layer}-compare.json")))["variants"]
+        fastest = min(variants, key=lambda v: v["cycles"])
+        check(c.returncode == 0 and tuned["best"]["kernel"] == fastest["name"]
+              and tuned["best"]["cycles"] == fastest["cycles"] and len(tuned["measured"]) == len(variants),
+              f"{layer}: the pick ({tuned['best']}) is compare's fastest of {len(variants)} ({fastest['name']}, "
+              f"{fastest['cycles']})")
+
+    # Tiled (a 12 KiB TCDM): K_T = 5 against the exhaustive search (--kt all) on a Linear layer's FW and IG.
+    small_l1 = ["--set", "tcdm.size=12KiB"]
+    for step in ["fw", "ig"]:
+        picks = {}
+        for kt in ["5", "all"]:
+            out = os.path.join(w, f"linear-{step}-{kt}.json")
+            r = tune("--layer", "linear", "--step", step, "--shape", "64x16", "--kt", kt, "--json", out, *small_l1,
+                     tuning_file=os.path.join(w, f"linear-{kt}.yaml"))
+            check(r.returncode == 0, f"linear {step} --kt {kt} runs ({r.stderr.strip()[-300:]})")
+            if r.returncode:
+                return check.exit_status()
+            result = json.load(open(out))
+            s = picks[kt] = result["steps"][0]
+            free, guard = result["free_tcdm"], result["guard_bytes"]
+            too_big = [m for m in s["measured"] if not 0 < m["tile_bytes"] <= free]
+            check(s["tiled"] and not too_big and len(s["measured"]) == s["simulations"],
+                  f"linear {step} --kt {kt}: {s['simulations']} tile x kernel simulations, every tile within the "
+                  f"{free} free bytes with {guard}-byte guard zones, every result checked against the plain loop")
+        check(len(picks["all"]["measured"]) > len(picks["5"]["measured"]) and
+              picks["5"]["best"]["cycles"] == min(m["cycles"] for m in picks["all"]["measured"]),
+              f"linear {step}: the K_T = 5 pick {picks['5']['best']} is the minimum of the exhaustive search "
+              f"({len(picks['all']['measured'])} pairs)")
+        check(any(m["kernel"] != "matmul_l1" for m in picks["5"]["measured"]),
+              f"linear {step}: matmul-family kernels run on tiles that hold all of K")
+
+    # PointWise WG and IG read a transposed operand: the family cannot run, matmul_l1 does.
+    out = os.path.join(w, "pointwise-tiled.json")
+    r = tune("--layer", "pointwise", "--shape", "24x16x20", "--json", out, *small_l1)
+    steps = {s["step"]: s for s in json.load(open(out))["steps"]} if r.returncode == 0 else {}
+    check(r.returncode == 0 and all(s["tiled"] for s in steps.values()) and
+          all(m["kernel"] == "matmul_l1" for st in ["wg", "ig"] for m in steps[st]["measured"]) and
+          any(m["kernel"] != "matmul_l1" for m in steps["fw"]["measured"]),
+          f"pointwise tiled: family kernels for FW, matmul_l1 alone for WG and IG ({r.stderr.strip()[-200:]})")
+
+    # A second tune simulates nothing and prints the same table.
+    con = sqlite3.connect(db)
+    before = con.execute("SELECT count(*) FROM points").fetchone()[0]
+    first = tune("--layer", "pointwise", "--shape", "24x16x20", *small_l1)
+    again = tune("--layer", "pointwise", "--shape", "24x16x20", *small_l1)
+    after = con.execute("SELECT count(*) FROM points").fetchone()[0]
+    check(again.returncode == 0 and "already stored" in again.stderr and before == after and
+          first.stdout == again.stdout, f"a second tune simulates nothing ({before} -> {after} points; "
+          f"{again.stderr.strip().splitlines()[:1]})")
+
+    # The tuning file: one entry per key, a new tune replaces it.
+    text = open(tuning).read()
+    entries = [l for l in text.splitlines() if l.strip().startswith("- {")]
+    keys = [(e.split("layer: ")[1].split(",")[0], e.split("step: ")[1].split(",")[0], e.split("shape: ")[1].split(",")[0],
+             e.split("tcdm_size: ")[1].split(",")[0]) for e in entries]
+    check(len(keys) == len(set(keys)) and len(keys) == 5, f"the tuning file has one entry per key ({keys})")
+    again = tune("--layer", "pointwise", "--shape", "24x16x20", "--step", "fw", *small_l1)
+    check(open(tuning).read().count("shape: 24x16x20") == 3, "a new tune of a key replaces its entry")
+    check("tile: [" in text and "kernel:" in text, "tiled winners carry their tile")
+
+    # Impossible requests: one line, exit 2, nothing written.
+    bad_tuning = os.path.join(w, "never.yaml")
+    for name, argv, word in [
+        ("an L1 too small for any tile", ["--layer", "pointwise", "--shape", "64x64x64", "--set", "tcdm.size=4KiB"],
+         "does not fit the TCDM in any tile"),
+        ("a zero shape", ["--layer", "linear", "--shape", "0x16"], "every size must be at least 1"),
+        ("an unknown layer", ["--layer", "conv3d", "--shape", "8x8"], "'conv3d' is not linear, pointwise, depthwise or conv2d"),
+        ("a wrong number of sizes", ["--layer", "pointwise", "--shape", "8x8"], "CINxCOUTxHW"),
+        ("a depthwise step larger than the TCDM", ["--layer", "depthwise", "--shape", "64x64x64"], "only matmul steps"),
+        ("an unknown step", ["--layer", "linear", "--step", "bw", "--shape", "8x8"], "'bw' is not fw, wg, ig or all"),
+        ("a guard zone that is not whole words", ["--layer", "linear", "--shape", "8x8", "--guard", "6"], "--guard"),
+    ]:
+        r = tune(*argv, tuning_file=bad_tuning)
+        lines = r.stderr.strip().splitlines()
+        check(r.returncode == 2 and len(lines) == 1 and word in lines[0] and not os.path.exists(bad_tuning),
+              f"{name}: one line naming it, exit 2, no tuning file ({r.returncode}: {lines})")
+    return check.exit_status()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
