@@ -19,6 +19,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cluster/report.hpp"
+
 namespace pulpsim::runs {
 namespace {
 
@@ -49,9 +51,7 @@ std::string last_line(const std::string& text) {
                                    end + 1 - (start == std::string::npos ? 0 : start + 1));
     for (const char* prefix : {"pulpsim: error: ", "pulpsim: critical: "})
         if (line.rfind(prefix, 0) == 0) line = line.substr(std::strlen(prefix));
-    for (char& c : line)
-        if (static_cast<unsigned char>(c) < 0x20) c = ' ';
-    return line;
+    return printable(line);
 }
 
 struct Running {

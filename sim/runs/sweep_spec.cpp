@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <yaml-cpp/yaml.h>
 
+#include "cluster/report.hpp"
 #include "core/core_stats.hpp"
 #include "memory/elf_image.hpp"
 
@@ -21,9 +22,7 @@ namespace {
 
 // A value as it appears in a message: one line, not overly long.
 std::string shown(const std::string& text) {
-    std::string out;
-    for (char c : text.substr(0, 60))
-        out += (static_cast<unsigned char>(c) < 0x20) ? ' ' : c;
+    std::string out = printable(text.substr(0, 60));
     if (text.size() > 60) out += "...";
     return out;
 }
