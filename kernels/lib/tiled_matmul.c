@@ -437,7 +437,8 @@ tiled_plan_t tiled_matmul(const tiled_matmul_t* mm, unsigned cores) {
                                 .k_tiles = ceil_div(mm->k, tk),
                                 .set_bytes = (uint32_t)(needed / 2u)};
         x.plan.steps = x.plan.m_tiles * x.plan.n_tiles * x.plan.k_tiles;
-    } else if (!tiled_matmul_plan(mm, team, free_bytes - (guard ? 6u * guard : 0u), &x.plan)) {
+    } else if (6u * (uint64_t)guard >= free_bytes ||
+               !tiled_matmul_plan(mm, team, free_bytes - 6u * guard, &x.plan)) {
         kernel_fail("tiled_matmul: %u bytes of free TCDM cannot hold two 1x1x1 tile sets",
                     (unsigned)free_bytes);
     }
