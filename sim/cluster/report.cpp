@@ -410,22 +410,6 @@ std::filesystem::path write_target(const std::string& path) {
 
 } // namespace
 
-std::string printable(const std::string& text) {
-    std::string out;
-    for (const char c : text) {
-        const auto u = static_cast<unsigned char>(c);
-        if (c == '\n')
-            out += "\\n";
-        else if (c == '\t')
-            out += "\\t";
-        else if (u < 0x20 || u == 0x7f)
-            out += fmt::format("\\x{:02x}", u);
-        else
-            out += c;
-    }
-    return out;
-}
-
 void check_output_path(const std::string& path) {
     if (path.empty()) throw std::runtime_error("an output file was given as an empty path");
     std::error_code ec;

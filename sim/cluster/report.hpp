@@ -2,6 +2,8 @@
 // and the configuration only (no host times), so identical runs give identical files.
 #pragma once
 
+#include "cluster/printable.hpp"
+
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
@@ -50,10 +52,6 @@ void check_output_path(const std::string& path);
 // replaced, not the link). On failure no target changes and no temporary is left.
 void write_files_atomically(const std::vector<std::pair<std::string, std::string>>& files);
 void write_file_atomically(const std::string& path, const std::string& contents);
-
-// Text for one terminal line: line breaks, tabs and other control characters (terminal escapes) are shown
-// escaped (\n, \t, \x1b), so an echoed value can neither split an error line nor drive the terminal.
-std::string printable(const std::string& text);
 
 // One CSV field: quoted (with doubled quotes) when it holds a comma, a quote or a line break.
 std::string csv_field(const std::string& text);

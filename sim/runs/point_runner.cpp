@@ -19,7 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cluster/report.hpp"
+#include "cluster/printable.hpp"
 
 namespace pulpsim::runs {
 namespace {

@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <yaml-cpp/yaml.h>
 
-#include "cluster/report.hpp"
+#include "cluster/printable.hpp"
 #include "core/core_stats.hpp"
 #include "memory/elf_image.hpp"
 
