@@ -25,8 +25,40 @@
 static uint32_t l1_limit;
 static tiled_choice_t choice;
 
+#ifdef PULPSIM_TUNED_CHOICES
+#include "tuned_choices.h" /* generated from the tuning file (kernels/CMakeLists.txt) */
+#else
+static const tuned_matmul_t tuned_matmul_choices[1];
+#define TUNED_MATMUL_CHOICES 0u
+#endif
+/* The table in use, read through these whatever it holds: the instructions that look a choice up are the
+ * same in every build, so a tuned build runs exactly what `pulpsim autotune` measured. */
+static const tuned_matmul_t* tuned_table = tuned_matmul_choices;
+static unsigned tuned_count = TUNED_MATMUL_CHOICES;
+
 void tiled_matmul_set_choice(const tiled_choice_t* c) {
     choice = c ? *c : (tiled_choice_t){0};
+}
+
+void tiled_matmul_set_tuned(const tuned_matmul_t* table, unsigned count) {
+    tuned_table = table;
+    tuned_count = table ? count : 0u;
+}
+
+unsigned tiled_matmul_get_tuned(const tuned_matmul_t** table) {
+    *table = tuned_table;
+    return tuned_count;
+}
+
+const tuned_matmul_t* tiled_matmul_tuned(const tiled_matmul_t* mm, unsigned cores) {
+    for (unsigned i = 0; i < tuned_count; ++i) {
+        const tuned_matmul_t* t = &tuned_table[i];
+        if (t->m == mm->m && t->n == mm->n && t->k == mm->k && t->cores == cores &&
+            t->a_trans == (mm->a_trans != 0) && t->b_trans == (mm->b_trans != 0) && !mm->accumulate &&
+            t->tcdm_size == *(volatile uint32_t*)(EU_BASE + EU_TCDM_SIZE))
+            return t;
+    }
+    return 0;
 }
 
 uint64_t tiled_matmul_footprint(unsigned tm, unsigned tn, unsigned tk, uint32_t guard_bytes) {
@@ -418,10 +450,16 @@ tiled_plan_t tiled_matmul(const tiled_matmul_t* mm, unsigned cores) {
                          .helper = team - 1u,
                          .c_stored = {DMA_NONE, DMA_NONE},
                          .cursor = {.step = ~0u, .k_tile = ~0u}};
-    const uint32_t guard = choice.guard_bytes & ~3u;
-    if (choice.tm) {
-        const unsigned tm = min_u(choice.tm, mm->m), tn = min_u(choice.tn, mm->n),
-                       tk = min_u(choice.tk, mm->k);
+    tiled_choice_t run = choice;
+    if (!run.tm) {
+        const tuned_matmul_t* tuned = tiled_matmul_tuned(mm, team);
+        if (tuned && tiled_matmul_footprint(tuned->choice.tm, tuned->choice.tn, tuned->choice.tk,
+                                            tuned->choice.guard_bytes & ~3u) <= free_bytes)
+            run = tuned->choice;
+    }
+    const uint32_t guard = run.guard_bytes & ~3u;
+    if (run.tm) {
+        const unsigned tm = min_u(run.tm, mm->m), tn = min_u(run.tn, mm->n), tk = min_u(run.tk, mm->k);
         if (tn == 0 || tk == 0)
             kernel_fail("tiled_matmul: tiles %ux%ux%u: every size must be at least 1", tm, tn, tk);
         const uint64_t needed = tiled_matmul_footprint(tm, tn, tk, guard);
@@ -442,7 +480,7 @@ tiled_plan_t tiled_matmul(const tiled_matmul_t* mm, unsigned cores) {
         kernel_fail("tiled_matmul: %u bytes of free TCDM cannot hold two 1x1x1 tile sets",
                     (unsigned)free_bytes);
     }
-    x.kernel = choice.kernel;
+    x.kernel = run.kernel;
     if (x.kernel && (mm->a_trans || mm->b_trans || mm->accumulate || x.plan.k_tiles != 1))
         kernel_fail(
             "tiled_matmul: a matmul-family kernel needs A as [M][K], B as [K][N], no accumulate and K "

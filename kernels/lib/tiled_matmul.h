@@ -67,8 +67,30 @@ typedef struct {
     matmul_fn_t kernel;
     uint32_t guard_bytes;
 } tiled_choice_t;
-/* Applies to the following tiled_matmul() calls; NULL goes back to the planner and matmul_l1. */
+/* Applies to the following tiled_matmul() calls; NULL goes back to the tuned choices and the planner. */
 void tiled_matmul_set_choice(const tiled_choice_t* choice);
+
+/*
+ * Tuned choices: when no choice with tiles is set, tiled_matmul() looks its call up in a table of these
+ * and runs the first entry that matches its matmul, layout (not accumulating), team size and the
+ * platform's TCDM size; a call not in the table, or whose tiles do not fit the TCDM this program leaves
+ * free, gets the planner (with the set choice's guard bytes and kernel). A build configured with
+ * -DPULPSIM_TUNING=tuning.yaml (kernels/CMakeLists.txt) compiles in the table of that tuning file, made by
+ * kernels/tools/tuned_choices.py into tuned_choices.h; other builds have an empty one.
+ */
+typedef struct {
+    unsigned cores;
+    uint32_t tcdm_size;
+    unsigned m, n, k, a_trans, b_trans;
+    tiled_choice_t choice;
+} tuned_matmul_t;
+/* Replaces the build's table for the following calls (as apps/tiled_tune does to measure one pair the way a
+ * tuned build runs it); NULL: no tuned choices. The table must outlive the calls. */
+void tiled_matmul_set_tuned(const tuned_matmul_t* table, unsigned count);
+/* The table in use and its number of entries. */
+unsigned tiled_matmul_get_tuned(const tuned_matmul_t** table);
+/* The entry of the table in use for this call (NULL: none), as tiled_matmul() looks it up. */
+const tuned_matmul_t* tiled_matmul_tuned(const tiled_matmul_t* mm, unsigned cores);
 /* TCDM bytes that tiles tm x tn x tk take with their guard zones, double-buffered. */
 uint64_t tiled_matmul_footprint(unsigned tm, unsigned tn, unsigned tk, uint32_t guard_bytes);
 /* Prints "error: <printf-style message>" on stderr and ends the program with exit status 1. */

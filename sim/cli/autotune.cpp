@@ -33,6 +33,7 @@ struct Candidate {
     std::optional<runs::Tile> tile;
     std::string kernel;
     runs::DesignPoint point;
+    uint64_t estimate = 0; // cycles, tiled candidates only
 };
 
 // One layer step to tune and the simulations that measure it.
@@ -43,6 +44,7 @@ struct StepCase {
     runs::MatmulShape mm; // when tiled
     uint64_t macs = 0;
     bool tiled = false;
+    size_t pairs = 0; // tile x kernel pairs before pruning
     std::vector<Candidate> candidates;
 };
 
@@ -53,6 +55,7 @@ struct Measured {
     uint64_t cycles = 0;
     std::string dma_verdict;
     std::optional<runs::Tile> tile_shape;
+    uint64_t estimate = 0;
     size_t order = 0;
 };
 
@@ -76,24 +79,33 @@ std::string elf_string(const ElfImage& elf, uint32_t addr) {
     return out;
 }
 
-// The names of matmul_variants[] (kernels/lib/matmul_fp32.h) as the tiled program holds them, in index
-// order: the table is the one source of the kernels' names and numbers.
-std::vector<std::string> family_kernels(const ElfImage& elf) {
+// matmul_variants[] (kernels/lib/matmul_fp32.h) as the tiled program holds it, in index order: the table
+// is the one source of the kernels' names, numbers and blockings.
+std::vector<runs::KernelTraits> family_kernels(const ElfImage& elf) {
     const auto table = elf.symbol("matmul_variants");
     const auto count_at = elf.symbol("tune_variant_count");
     const auto count = count_at ? elf_word(elf, *count_at) : std::nullopt;
     if (!table || !count || *count > 64)
         throw std::runtime_error(fmt::format("{}: no matmul_variants table to tune with", elf.path()));
-    std::vector<std::string> names;
-    constexpr uint32_t kEntryBytes = 24; // name, fn and four unsigned fields
+    std::vector<runs::KernelTraits> kernels;
+    constexpr uint32_t kEntryBytes = 24; // name, fn, unroll_rows, unroll_cols, unroll_k, split_cols
     for (uint32_t i = 0; i < *count; ++i) {
-        const auto name_at = elf_word(elf, *table + i * kEntryBytes);
-        names.push_back(name_at ? elf_string(elf, *name_at) : std::string());
-        if (names.back().empty())
+        const uint32_t entry = *table + i * kEntryBytes;
+        const auto name_at = elf_word(elf, entry);
+        runs::KernelTraits k;
+        k.name = name_at ? elf_string(elf, *name_at) : std::string();
+        const auto u = elf_word(elf, entry + 8), v = elf_word(elf, entry + 12),
+                   ku = elf_word(elf, entry + 16), split = elf_word(elf, entry + 20);
+        if (k.name.empty() || !u || !v || !ku || !split || *u == 0 || *v == 0 || *ku == 0)
             throw std::runtime_error(
-                fmt::format("{}: entry {} of matmul_variants has no name", elf.path(), i));
+                fmt::format("{}: entry {} of matmul_variants is malformed", elf.path(), i));
+        k.unroll_rows = *u;
+        k.unroll_cols = *v;
+        k.unroll_k = *ku;
+        k.split_cols = *split != 0;
+        kernels.push_back(std::move(k));
     }
-    return names;
+    return kernels;
 }
 
 double per_cycle(uint64_t num, uint64_t den) {
@@ -116,11 +128,15 @@ int command_autotune(const std::vector<std::string>& args) {
         "  pointwise --shape CINxCOUTxHW\n"
         "  depthwise --shape CxHxW (3x3, stride 1, padding 1)\n"
         "  conv2d    --shape CINxCOUTxHxWxKHxKW[xSTRIDExPAD]\n"
-        "Only matmul steps (linear, pointwise, FP32) are tiled; the others must fit the TCDM.\n"
+        "Only matmul steps (linear, pointwise, FP32) are tiled; the others must fit the TCDM. --tiled\n"
+        "tiles them even when they fit, as the tiled layer steps of kernels/lib run them from L2 (their\n"
+        "tuning-file entries are what a kernel build takes: see README). --prune simulates only the pairs\n"
+        "whose analytical estimate is within MARGIN of the best estimate.\n"
         "\noptions");
     std::string platform_file, layer, step = "all", shape, json_path, program, db = "results/pulpsim.db";
     std::string tuning_path = "results/tuning.yaml", max_cycles = "10000000000", tiled_program, kt = "5";
     uint32_t guard_bytes = 16;
+    double prune_margin = -1; // no pruning
     std::vector<std::string> sets;
     unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
     unsigned top = 5;
@@ -142,6 +158,10 @@ int command_autotune(const std::vector<std::string>& args) {
         "json", po::value(&json_path)->value_name("FILE"), "also write every measured variant as JSON")(
         "kt", po::value(&kt)->value_name("K"),
         "tile shapes simulated when the step must be tiled: the K of largest footprint (default 5), or all")(
+        "tiled", "tile FP32 matmul steps through the TCDM from L2 even when they fit (kernels/lib's steps)")(
+        "prune", po::value(&prune_margin)->implicit_value(0.25)->value_name("MARGIN"),
+        "simulate only tile x kernel pairs estimated within MARGIN of the best estimate (default 0.25: "
+        "25%)")(
         "guard", po::value(&guard_bytes)->value_name("BYTES"),
         "guard zone after each TCDM tile buffer (default 16; a tile that reads past its buffer fails)")(
         "program", po::value(&program)->value_name("ELF"),
@@ -169,6 +189,11 @@ int command_autotune(const std::vector<std::string>& args) {
         throw UsageError(fmt::format("--step: '{}' is not fw, wg, ig or all", printable(step)));
     if (shape.empty()) throw UsageError("--shape: missing (e.g. --shape 64x16x125)");
     if (jobs == 0) throw UsageError("--jobs: must be at least 1");
+    if (vm.count("prune") && !(prune_margin >= 0 && prune_margin <= 100))
+        throw UsageError(
+            fmt::format("--prune: {} is not a margin from 0 to 100 (0.25: within 25%)", prune_margin));
+    const bool force_tiled = vm.count("tiled") > 0;
+    if (force_tiled && vm.count("fp16")) throw UsageError("--tiled: the tiled steps are FP32; drop --fp16");
     if (guard_bytes % 4 != 0 || guard_bytes > 4096)
         throw UsageError(fmt::format("--guard: {} is not a multiple of 4 up to 4096", guard_bytes));
     const uint64_t cycle_limit = parse_number("--max-cycles", max_cycles);
@@ -204,7 +229,16 @@ int command_autotune(const std::vector<std::string>& args) {
     const std::string simulator = self_executable();
     const std::string version = runs::simulator_version(kVersion, simulator);
     const std::string config_yaml = to_yaml(config);
-    std::vector<std::string> kernels; // the tiled program's family, read once
+    std::vector<runs::KernelTraits> kernels; // the tiled program's family, read once
+    runs::KernelTraits l1_kernel;
+    l1_kernel.name = "matmul_l1";
+    l1_kernel.matmul_l1 = true;
+    runs::PipelineCosts costs;
+    costs.cores = config.cluster.cores;
+    costs.fpus = config.fpu.count;
+    costs.dma_bytes_per_cycle = config.dma.bandwidth_bits / 8.0;
+    costs.half_duplex = config.dma.duplex == PlatformConfig::Dma::Duplex::Half;
+    costs.transfer_latency = config.l2.latency;
     auto make_point = [&](const std::string& elf_path,
                           std::vector<std::pair<std::string, uint32_t>> symbols) {
         runs::DesignPoint point;
@@ -227,7 +261,7 @@ int command_autotune(const std::vector<std::string>& args) {
         c.what = measure.what;
         c.baseline = measure.baseline;
         c.macs = measure.macs;
-        if (measure.tcdm_bytes <= compare_free) {
+        if (measure.tcdm_bytes <= compare_free && !(force_tiled && measure.matmul)) {
             c.candidates.push_back({std::nullopt, "", make_point(program, measure.symbols)});
         } else if (!measure.matmul) {
             throw UsageError(
@@ -237,7 +271,12 @@ int command_autotune(const std::vector<std::string>& args) {
         } else {
             // Algorithm 1: the K_T tile shapes of largest footprint x every kernel that can compute them.
             c.tiled = true;
-            c.mm = *measure.matmul;
+            const runs::TiledCall call = runs::tiled_step_call(layer, s, shape);
+            c.mm = call.mm;
+            const runs::MatmulLayout layout = call.layout;
+            if (layout.a_trans || layout.b_trans)
+                c.what = fmt::format("matmul M={} N={} K={}, {} transposed", c.mm.m, c.mm.n, c.mm.k,
+                                     layout.a_trans ? "A" : "B");
             const auto m = static_cast<uint32_t>(c.mm.m), n = static_cast<uint32_t>(c.mm.n),
                        k = static_cast<uint32_t>(c.mm.k);
             const std::vector<runs::Tile> tiles =
@@ -257,14 +296,14 @@ int command_autotune(const std::vector<std::string>& args) {
                     fmt::format("--shape {}: the {} step's tensors ({}) exceed the {} floats of L2 the "
                                 "tiled program {} holds",
                                 shape, s, measure.what, arena, tiled_program));
-            const runs::MatmulLayout layout = runs::layer_step_layout(layer, s);
             for (const runs::Tile& t : tiles) {
                 // The family kernels neither accumulate nor transpose: they compute tiles holding all of K.
                 const bool family = !layout.a_trans && !layout.b_trans && t.tk == c.mm.k;
                 for (uint32_t v = 0; v <= kernels.size(); ++v) {
                     if (v < kernels.size() && !family) continue;
+                    const runs::KernelTraits& traits = v < kernels.size() ? kernels[v] : l1_kernel;
                     c.candidates.push_back(
-                        {t, v < kernels.size() ? kernels[v] : "matmul_l1",
+                        {t, traits.name,
                          make_point(tiled_program, {{"tune_m", m},
                                                     {"tune_n", n},
                                                     {"tune_k", k},
@@ -274,10 +313,26 @@ int command_autotune(const std::vector<std::string>& args) {
                                                     {"tune_tn", t.tn},
                                                     {"tune_tk", t.tk},
                                                     {"tune_kernel", v},
-                                                    {"tune_guard", guard_bytes}})});
+                                                    {"tune_guard", guard_bytes}}),
+                         runs::estimate_tiled_cycles(c.mm, t, traits, costs)});
                 }
             }
+            c.pairs = c.candidates.size();
+            if (prune_margin >= 0) {
+                uint64_t best = UINT64_MAX;
+                for (const Candidate& cand : c.candidates)
+                    best = std::min(best, cand.estimate);
+                const double limit = static_cast<double>(best) * (1 + prune_margin);
+                std::erase_if(c.candidates, [&](const Candidate& cand) {
+                    return static_cast<double>(cand.estimate) > limit;
+                });
+                std::fprintf(stderr,
+                             "autotune %s: pruning keeps %zu of %zu tile x kernel pairs (estimates within "
+                             "%g%% of the best)\n",
+                             s.c_str(), c.candidates.size(), c.pairs, prune_margin * 100);
+            }
         }
+        if (c.pairs == 0) c.pairs = c.candidates.size();
         cases.push_back(std::move(c));
     }
 
@@ -348,7 +403,8 @@ int command_autotune(const std::vector<std::string>& args) {
                     verdict = r["dma"]["verdict"].get<std::string>();
                 measured.push_back(
                     {cand.tile ? fmt::format("{}x{}x{}", cand.tile->tm, cand.tile->tn, cand.tile->tk) : "-",
-                     cand.tile ? cand.kernel : name, r.value("cycles", uint64_t{0}), verdict, cand.tile});
+                     cand.tile ? cand.kernel : name, r.value("cycles", uint64_t{0}), verdict, cand.tile,
+                     cand.estimate});
             }
         }
         if (failed) status = 1;
@@ -361,16 +417,20 @@ int command_autotune(const std::vector<std::string>& args) {
         });
         if (measured.empty()) continue;
         // Speed-ups are over the naive kernel at its best (on its best tiles), or over matmul_l1 where the
-        // naive kernel cannot run (tiles of transposed operands).
+        // naive kernel cannot run (tiles of transposed operands) or was pruned.
         uint64_t naive = 0;
+        std::string reference_kernel;
         for (const std::string& reference : {c.baseline, std::string("matmul_l1")})
             for (const auto& r : measured)
-                if (naive == 0 && r.kernel == reference) naive = r.cycles; // sorted: the first is the best
-        std::cout << fmt::format("{} {} {}: {} ({} MACs) on {}, {} cores, {}: {} measured\n", layer, c.step,
-                                 shape, c.what, c.macs, config.platform.name, config.cluster.cores,
-                                 c.tiled ? fmt::format("tiled through {} bytes of TCDM", tiled_free)
-                                         : std::string("in the TCDM"),
-                                 measured.size());
+                if (naive == 0 && r.kernel == reference) { // sorted: the first is the best
+                    naive = r.cycles;
+                    reference_kernel = reference;
+                }
+        std::cout << fmt::format(
+            "{} {} {}: {} ({} MACs) on {}, {} cores, {}: {} measured, speed-up over {}\n", layer, c.step,
+            shape, c.what, c.macs, config.platform.name, config.cluster.cores,
+            c.tiled ? fmt::format("tiled through {} bytes of TCDM", tiled_free) : std::string("in the TCDM"),
+            measured.size(), reference_kernel.empty() ? "-" : reference_kernel);
         std::cout << fmt::format("{:>4}  {:<14} {:<18} {:>10} {:>8} {:>9}  {}\n", "rank", "tile", "kernel",
                                  "cycles", "MAC/cyc", "speed-up", "DMA");
         bool naive_shown = false; // below the top rows, the naive kernel's best row is shown for reference
@@ -394,8 +454,14 @@ int command_autotune(const std::vector<std::string>& args) {
         t.step = c.step;
         t.shape = shape;
         t.kernel = measured.front().kernel;
-        if (const auto& tile = measured.front().tile_shape)
+        if (const auto& tile = measured.front().tile_shape) {
             t.tile = std::vector<unsigned>{tile->tm, tile->tn, tile->tk};
+            // What a kernel build needs to recognise the step's tiled_matmul call (kernels/lib).
+            const runs::MatmulLayout layout = runs::tiled_step_call(layer, c.step, shape).layout;
+            t.matmul = std::vector<uint64_t>{c.mm.m, c.mm.n, c.mm.k};
+            t.transposed = std::vector<unsigned>{layout.a_trans ? 1u : 0u, layout.b_trans ? 1u : 0u};
+            t.guard_bytes = guard_bytes;
+        }
         t.cycles = measured.front().cycles;
         t.mac_per_cycle = per_cycle(c.macs, t.cycles);
         winners.push_back(t);
@@ -408,15 +474,20 @@ int command_autotune(const std::vector<std::string>& args) {
                             {"cycles", r.cycles},
                             {"mac_per_cycle", per_cycle(c.macs, r.cycles)},
                             {"speedup", per_cycle(naive, r.cycles)},
-                            {"dma", r.dma_verdict}});
-        steps_json.push_back(
-            {{"step", c.step},
-             {"what", c.what},
-             {"macs", c.macs},
-             {"tiled", c.tiled},
-             {"simulations", c.candidates.size()},
-             {"best", {{"tile", measured.front().tile}, {"kernel", t.kernel}, {"cycles", t.cycles}}},
-             {"measured", std::move(rows)}});
+                            {"dma", r.dma_verdict},
+                            {"estimate", r.estimate}});
+        nlohmann::ordered_json step_json = {
+            {"step", c.step}, {"what", c.what}, {"macs", c.macs}, {"tiled", c.tiled}};
+        if (t.matmul) {
+            step_json["matmul"] = *t.matmul;
+            step_json["transposed"] = *t.transposed;
+        }
+        step_json["speedup_over"] = reference_kernel;
+        step_json["pairs"] = c.pairs;
+        step_json["simulations"] = c.candidates.size();
+        step_json["best"] = {{"tile", measured.front().tile}, {"kernel", t.kernel}, {"cycles", t.cycles}};
+        step_json["measured"] = std::move(rows);
+        steps_json.push_back(std::move(step_json));
     }
     if (!winners.empty()) {
         if (const fs::path parent = fs::path(tuning_path).parent_path(); !parent.empty())

@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 #include <iostream>
 #include <spdlog/spdlog.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "cluster/platform_config.hpp"
 #include "cluster/report.hpp"
@@ -71,6 +73,26 @@ std::function<int(const std::vector<std::string>&)> point_run_verb() {
         }
     };
 #endif
+}
+
+int run_python_script(const std::string& script, const std::vector<std::string>& args) {
+    std::vector<std::string> all = {PULPSIM_PLOT_PYTHON, script};
+    all.insert(all.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (auto& a : all)
+        argv.push_back(a.data());
+    argv.push_back(nullptr);
+    std::fflush(stdout);
+    std::fflush(stderr);
+    const pid_t pid = fork();
+    if (pid < 0) return -1;
+    if (pid == 0) {
+        execvp(argv[0], argv.data());
+        _exit(127);
+    }
+    int status = 0;
+    if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status)) return -1;
+    return WEXITSTATUS(status);
 }
 
 } // namespace pulpsim::cli

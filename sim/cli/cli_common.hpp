@@ -39,6 +39,11 @@ uint64_t free_tcdm_bytes(const ElfImage& elf, const PlatformConfig& config);
 // thread stacks in a forked child make the sanitizer print stack warnings into the point's error line.
 std::function<int(const std::vector<std::string>&)> point_run_verb();
 
+// Runs a helper script of the source tree (scripts/*.py) with the Python that imports matplotlib and
+// waits for it: its exit status, or -1 when it could not start or was killed. No shell is involved, so
+// paths need no quoting.
+int run_python_script(const std::string& script, const std::vector<std::string>& args);
+
 int command_run(const std::vector<std::string>& args);
 int command_compare(const std::vector<std::string>& args);
 int command_sweep(const std::vector<std::string>& args);

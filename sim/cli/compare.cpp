@@ -15,6 +15,7 @@
 #include "runs/tuner.hpp"
 
 namespace po = boost::program_options;
+namespace fs = std::filesystem;
 
 namespace pulpsim::cli {
 
@@ -37,7 +38,7 @@ int command_compare(const std::vector<std::string>& args) {
         "  --fp16    linear and pointwise steps with the FP16 kernels of kernels/lib/matmul_fp16.h and, for\n"
         "            a vector-matrix product (M = 1), vm_fp16.h\n"
         "The step's tensors must fit together in the free TCDM.\n\noptions");
-    std::string platform_file, layer, step, shape, json_path, program, max_cycles = "10000000000";
+    std::string platform_file, layer, step, shape, json_path, plot_path, program, max_cycles = "10000000000";
     std::vector<std::string> sets;
     desc.add_options()("help,h", "show this help")("platform", po::value(&platform_file)->value_name("FILE"),
                                                    "platform YAML; default: pulp-open")(
@@ -50,6 +51,8 @@ int command_compare(const std::vector<std::string>& args) {
         "linear: IxO; pointwise: CINxCOUTxHW; depthwise: CxHxW; conv2d: CINxCOUTxHxWxKHxKW[xSTRIDExPAD]")(
         "fp16", "the FP16 kernels (linear and pointwise steps)")(
         "json", po::value(&json_path)->value_name("FILE"), "also write the table as JSON to FILE")(
+        "plot", po::value(&plot_path)->value_name("FILE"),
+        "also draw the table as a bar plot (MAC/cycle per variant) to FILE (.png, .svg or .pdf)")(
         "program", po::value(&program)->value_name("ELF"),
         "the comparison program (default: the layer's kernels/*_compare.elf of the build)")(
         "max-cycles", po::value(&max_cycles)->value_name("N"),
@@ -71,6 +74,13 @@ int command_compare(const std::vector<std::string>& args) {
     const runs::StepMeasure measure = runs::measure_step(layer, step, shape, vm.count("fp16") > 0);
     const uint64_t macs = measure.macs;
     const uint64_t cycle_limit = parse_number("--max-cycles", max_cycles);
+    for (const std::string& out : {json_path, plot_path})
+        if (!out.empty()) check_output_path(out);
+    if (!plot_path.empty()) {
+        const std::string ext = fs::path(plot_path).extension().string();
+        if (ext != ".png" && ext != ".svg" && ext != ".pdf")
+            throw UsageError(fmt::format("--plot {}: the name must end in .png, .svg or .pdf", plot_path));
+    }
 
     pulpsim::PlatformConfig config;
     if (!platform_file.empty()) config = pulpsim::load_platform(platform_file);
@@ -128,7 +138,7 @@ int command_compare(const std::vector<std::string>& args) {
         return den ? static_cast<double>(num) / static_cast<double>(den) : 0.0;
     };
 
-    if (!json_path.empty()) {
+    if (!json_path.empty() || !plot_path.empty()) {
         nlohmann::ordered_json j;
         j["program"] = program;
         j["platform"] = config.platform.name;
@@ -151,8 +161,22 @@ int command_compare(const std::vector<std::string>& args) {
                                 {"mac_per_cycle", per_cycle(macs, r.cycles)},
                                 {"speedup", per_cycle(naive_cycles, r.cycles)}});
         j["variants"] = std::move(variants);
-        pulpsim::write_file_atomically(
-            json_path, j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+        const std::string text = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+        if (!json_path.empty()) pulpsim::write_file_atomically(json_path, text);
+        if (!plot_path.empty()) {
+            // The plot script reads the table from a file beside the plot, removed afterwards.
+            const std::string table = plot_path + ".table.json";
+            pulpsim::write_file_atomically(table, text);
+            const int rc = run_python_script(PULPSIM_SCRIPTS_DIR "/plot_compare.py",
+                                             {"--json", table, "--out", plot_path});
+            std::error_code ec;
+            fs::remove(table, ec);
+            if (rc != 0)
+                throw std::runtime_error(
+                    fmt::format("--plot {}: the plot failed (scripts/plot_compare.py; needs "
+                                "python3-matplotlib)",
+                                plot_path));
+        }
     }
 
     std::cout << fmt::format("{} {} {}: {} ({} MACs) on {}, {} cores\n", layer, step, shape, measure.what,

@@ -189,12 +189,9 @@ int trend(const std::string& history, const std::string& entry, const std::strin
                                  runs::to_text(row[1]), runs::to_text(row[2]), runs::to_text(row[3]),
                                  runs::to_text(row[4]), runs::to_text(row[5]));
     if (!plot.empty()) {
-        std::fflush(stdout);
         const std::string script = PULPSIM_SCRIPTS_DIR "/plot_trend.py";
-        const std::string command =
-            fmt::format("'{}' '{}' --history '{}' --entry '{}' --region '{}' --out '{}'", PULPSIM_PLOT_PYTHON,
-                        script, history, entry, region, plot);
-        if (std::system(command.c_str()) != 0)
+        if (run_python_script(
+                script, {"--history", history, "--entry", entry, "--region", region, "--out", plot}) != 0)
             throw std::runtime_error(fmt::format("trend plot failed ({}; needs python3-matplotlib)", script));
     }
     return 0;

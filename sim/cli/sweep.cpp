@@ -57,21 +57,8 @@ void draw_plots(const runs::SweepSpec& spec, const std::string& db, const std::s
                                   {"baseline", p.baseline},
                                   {"file", p.file},
                                   {"title", p.title}});
-    std::vector<std::string> args = {PULPSIM_PLOT_PYTHON, script,    "--db",       db,      "--sweep",
-                                     spec.name,           "--plots", plots.dump(), "--out", out_dir};
-    std::vector<char*> argv;
-    for (auto& a : args)
-        argv.push_back(a.data());
-    argv.push_back(nullptr);
-    std::fflush(stdout);
-    const pid_t pid = fork();
-    if (pid == 0) {
-        execvp(argv[0], argv.data());
-        _exit(127);
-    }
-    int status = 0;
-    waitpid(pid, &status, 0);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    if (run_python_script(script,
+                          {"--db", db, "--sweep", spec.name, "--plots", plots.dump(), "--out", out_dir}) != 0)
         throw std::runtime_error(fmt::format("plots of {} failed ({} {}; needs python3-matplotlib)",
                                              spec.name, PULPSIM_PLOT_PYTHON, script));
 }

@@ -151,11 +151,17 @@ StepMeasure measure_step(const std::string& layer, const std::string& step, cons
     return m;
 }
 
-MatmulLayout layer_step_layout(const std::string& layer, const std::string& step) {
-    if (layer != "pointwise") return {};
-    if (step == "wg") return {false, true}; // in[Cin][HW] is B^T
-    if (step == "ig") return {true, false}; // W[Cout][Cin] is A^T
-    return {};
+TiledCall tiled_step_call(const std::string& layer, const std::string& step, const std::string& shape) {
+    TiledCall call{layer_step_matmul(layer, step, shape), {}};
+    if (layer == "linear" && step == "ig") {
+        call.mm = {call.mm.n, 1, call.mm.k}; // W[O][I] is A^T, dOut[O] is B
+        call.layout.a_trans = true;
+    } else if (layer == "pointwise" && step == "wg") {
+        call.layout.b_trans = true; // in[Cin][HW] is B^T
+    } else if (layer == "pointwise" && step == "ig") {
+        call.layout.a_trans = true; // W[Cout][Cin] is A^T
+    }
+    return call;
 }
 
 uint64_t tile_footprint(unsigned tm, unsigned tn, unsigned tk, uint32_t guard_bytes) {
@@ -197,6 +203,87 @@ std::vector<Tile> enumerate_tiles(const MatmulShape& mm, uint64_t budget, uint32
     });
     if (keep && tiles.size() > keep) tiles.resize(keep);
     return tiles;
+}
+
+namespace {
+
+// Instructions of one core's rect(rows x cols) of C with K = k (rect() in kernels/lib/matmul_fp32.c).
+uint64_t family_rect_instructions(uint64_t rows, uint64_t cols, uint64_t k, const KernelTraits& v) {
+    if (rows == 0 || cols == 0) return 0;
+    constexpr uint64_t kRowLoop = 4; // the loops over strips and blocks
+    if (v.unroll_rows == 1 && v.unroll_cols == 1 && v.unroll_k == 1 && k == 1)
+        return rows * (kRowLoop + 2 + 5 * cols); // the outer-product form: 5 instructions per output
+    if (v.unroll_k == 2)                         // two chains, 9 instructions per pair of k
+        return rows * cols * ((k / 2) * 9 + (k & 1 ? 4 : 0) + 14);
+    auto block = [k](uint64_t r, uint64_t c) {
+        // Per k: r + c loads, r + 1 pointer increments, r x c fmadd.s; around it the hardware loop's
+        // set-up, the accumulators' zeroing and stores and the row pointers.
+        return k * (2 * r + c + 1 + r * c) + 12 + 2 * r * c + r;
+    };
+    const uint64_t u = v.unroll_rows, w = v.unroll_cols;
+    const uint64_t strips = rows / u, rows_left = rows % u, blocks = cols / w, cols_left = cols % w;
+    return strips * (blocks * block(u, w) + cols_left * block(u, 1)) +
+           rows_left * (blocks * block(1, w) + cols_left * block(1, 1)) + (strips + rows_left) * kRowLoop;
+}
+
+// Cycles of one core's rows of matmul_l1 (strips of 4, 2, 1 rows at about 2, 2.2 and 3 cycles per MAC, as
+// the planner of kernels/lib/tiled_matmul.c counts them) with a register-block cost.
+uint64_t l1_rows_cycles(uint64_t rows, uint64_t n, uint64_t k) {
+    const uint64_t quarter = (rows / 4) * 32 + (rows & 2 ? 18 : 0) + (rows & 1 ? 12 : 0);
+    const uint64_t strips = rows / 4 + ((rows >> 1) & 1) + (rows & 1);
+    return quarter * n * k / 4 + strips * ((n + 3) / 4) * 48;
+}
+
+uint64_t ceil_div(uint64_t a, uint64_t b) {
+    return (a + b - 1) / b;
+}
+
+} // namespace
+
+uint64_t estimate_tiled_cycles(const MatmulShape& mm, const Tile& tile, const KernelTraits& kernel,
+                               const PipelineCosts& costs) {
+    constexpr uint64_t kStepOverhead = 1000; // barriers and DMA set-up per step (tiled_matmul.c)
+    const uint64_t cores = std::max(1u, costs.cores), fpus = std::max(1u, costs.fpus);
+    const double bytes_per_cycle = costs.dma_bytes_per_cycle > 0 ? costs.dma_bytes_per_cycle : 1;
+    auto dma = [&](uint64_t floats) {
+        return static_cast<uint64_t>(static_cast<double>(floats * 4) / bytes_per_cycle) +
+               costs.transfer_latency;
+    };
+    auto compute = [&](uint64_t m, uint64_t n, uint64_t k) {
+        uint64_t per_core = 0;
+        if (kernel.matmul_l1)
+            per_core = l1_rows_cycles(ceil_div(m, cores), n, k);
+        else if (kernel.split_cols)
+            per_core = family_rect_instructions(m, ceil_div(n, cores), k, kernel);
+        else
+            per_core = family_rect_instructions(ceil_div(m, cores), n, k, kernel);
+        // Every MAC is one fmadd.s on one of the shared FPUs.
+        return std::max(per_core, ceil_div(m * n * k, fpus)) + kStepOverhead;
+    };
+    // Tiles along a dimension: full ones, then the remainder.
+    auto sizes = [](uint64_t total, uint64_t t) {
+        std::vector<std::pair<uint64_t, uint64_t>> out; // (size, count)
+        if (total / t) out.push_back({t, total / t});
+        if (total % t) out.push_back({total % t, 1});
+        return out;
+    };
+    const auto ms = sizes(mm.m, tile.tm), ns = sizes(mm.n, tile.tn), ks = sizes(mm.k, tile.tk);
+    // Every step takes the longer of its compute and the DMA's work meanwhile: the next step's A and B
+    // tiles in and, once per output tile, a C tile out (from the same budget when half duplex).
+    uint64_t total = dma(uint64_t{tile.tm} * tile.tk) + dma(uint64_t{tile.tk} * tile.tn);
+    for (const auto& [m, m_count] : ms)
+        for (const auto& [n, n_count] : ns) {
+            uint64_t per_output_tile = 0;
+            for (const auto& [k, k_count] : ks) {
+                const uint64_t in = dma(m * k) + dma(k * n);
+                per_output_tile += k_count * std::max(compute(m, n, k), in);
+            }
+            const uint64_t out = dma(m * n);
+            // The C tile leaves while the next output tile computes.
+            per_output_tile += costs.half_duplex ? out : out / 8;
+            total += m_count * n_count * per_output_tile;
+        }
+    return total + dma(uint64_t{tile.tm} * tile.tn);
 }
 
 uint64_t matmul_macs(const MatmulShape& mm, const std::string& shape) {
@@ -285,6 +372,12 @@ std::vector<TuningEntry> load_tuning(const std::string& path) {
         t.shape = field<std::string>(path, e, "shape");
         t.kernel = field<std::string>(path, e, "kernel");
         if (e["tile"]) t.tile = field<std::vector<unsigned>>(path, e, "tile");
+        if (e["matmul"]) t.matmul = field<std::vector<uint64_t>>(path, e, "matmul");
+        if (e["transposed"]) t.transposed = field<std::vector<unsigned>>(path, e, "transposed");
+        if (e["guard"]) t.guard_bytes = field<uint32_t>(path, e, "guard");
+        if ((t.tile && t.tile->size() != 3) || (t.matmul && t.matmul->size() != 3) ||
+            (t.transposed && t.transposed->size() != 2))
+            tuning_error(path, e, "tile and matmul take 3 sizes, transposed 2 flags");
         t.cycles = field<uint64_t>(path, e, "cycles");
         t.mac_per_cycle = field<double>(path, e, "mac_per_cycle");
         out.push_back(std::move(t));
@@ -311,6 +404,9 @@ void record_tuning(const std::string& path, const std::vector<TuningEntry>& entr
             "  - {{platform: {}, cores: {}, tcdm_size: {}, layer: {}, step: {}, shape: {}, kernel: {}",
             yaml_scalar(e.platform), e.cores, e.tcdm_size, e.layer, e.step, e.shape, yaml_scalar(e.kernel));
         if (e.tile) out << fmt::format(", tile: [{}]", fmt::join(*e.tile, ", "));
+        if (e.matmul) out << fmt::format(", matmul: [{}]", fmt::join(*e.matmul, ", "));
+        if (e.transposed) out << fmt::format(", transposed: [{}]", fmt::join(*e.transposed, ", "));
+        if (e.guard_bytes) out << fmt::format(", guard: {}", *e.guard_bytes);
         out << fmt::format(", cycles: {}, mac_per_cycle: {:.4f}}}\n", e.cycles, e.mac_per_cycle);
     }
     write_file_atomically(path, out.str());

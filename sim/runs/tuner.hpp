@@ -44,11 +44,19 @@ StepMeasure measure_step(const std::string& layer, const std::string& step, cons
 // The layers measure_step() knows, for messages.
 inline constexpr const char* kTunableLayers = "linear, pointwise, depthwise or conv2d";
 
-// Whether the step stores A as [K][M] and B as [N][K] (PointWise WG and IG read a transposed operand).
+// Whether a matmul reads A stored as [K][M] and B stored as [N][K].
 struct MatmulLayout {
     bool a_trans = false, b_trans = false;
 };
-MatmulLayout layer_step_layout(const std::string& layer, const std::string& step);
+// The tiled_matmul call of a Linear or PointWise step as kernels/lib/train_layers.c makes it: the tuner
+// measures and tunes this call, so a kernel build's lookup (kernels/lib/tiled_matmul.h) finds it. It is
+// layer_step_matmul() but for Linear IG, which the tiled step computes as dIn[I][1] = W^T[I][O] dOut[O][1]
+// (M = I rows to share among the cores) where the comparison program follows PULP-TrainLib's dOut x W.
+struct TiledCall {
+    MatmulShape mm;
+    MatmulLayout layout;
+};
+TiledCall tiled_step_call(const std::string& layer, const std::string& step, const std::string& shape);
 
 // A tile shape of a tiled step and the TCDM it takes, double-buffered, with its guard zones.
 struct Tile {
@@ -63,6 +71,32 @@ uint64_t tile_footprint(unsigned tm, unsigned tn, unsigned tk, uint32_t guard_by
 // largest footprints first (ties: fewer pipeline steps), at most `keep` of them (0: all). Empty when not
 // even 1x1x1 fits.
 std::vector<Tile> enumerate_tiles(const MatmulShape& mm, uint64_t budget, uint32_t guard_bytes, size_t keep);
+
+// A kernel the tiled step can run, as the estimate sees it: a matmul_variants[] entry of
+// kernels/lib/matmul_fp32.h (U x V register blocks, K unrolled by unroll_k, split over rows or columns of
+// C), or matmul_l1 (kernels/lib/matmul_l1.h), the pipeline's own kernel for any tile.
+struct KernelTraits {
+    std::string name;
+    unsigned unroll_rows = 1, unroll_cols = 1, unroll_k = 1;
+    bool split_cols = false;
+    bool matmul_l1 = false;
+};
+// What the estimate needs of the platform.
+struct PipelineCosts {
+    unsigned cores = 8;
+    unsigned fpus = 8;
+    double dma_bytes_per_cycle = 8; // per direction
+    bool half_duplex = false;
+    unsigned transfer_latency = 15; // cycles before a DMA transfer's first byte (l2.latency)
+};
+// An analytical estimate of the cycles of a tiled step (the pruning of `pulpsim autotune --prune`): each
+// core's instructions for its share of every tile, counted from the kernel's loop body (R + V loads, R + 1
+// pointer increments and R x V fmadd.s per k for an R x V block, plus the block's set-up and stores) at
+// one instruction per cycle, no faster than the shared FPUs allow, plus a fixed cost per pipeline step;
+// the DMA's time for the tiles' bytes at the platform's bandwidth; and the double-buffered pipeline over
+// both. It ignores bank conflicts and stalls, which is what the simulations that follow measure.
+uint64_t estimate_tiled_cycles(const MatmulShape& mm, const Tile& tile, const KernelTraits& kernel,
+                               const PipelineCosts& costs);
 
 // One kernel variant's region in a run.
 struct VariantResult {
@@ -79,7 +113,9 @@ void rank(std::vector<VariantResult>& variants);
 //   tunings:
 //     - {platform: pulp-open, cores: 8, tcdm_size: 65536, layer: pointwise, step: fw, shape: 64x16x125,
 //        kernel: mm_unroll_2x4, cycles: 12345, mac_per_cycle: 3.21}
-// `tile: [TM, TN, TK]` is added when the step was tiled through the TCDM.
+// When the step was tiled through the TCDM, `tile: [TM, TN, TK]`, and for kernel builds the matmul of the
+// step's tiled_matmul call, `matmul: [M, N, K]`, `transposed: [A, B]` (A stored [K][M], B [N][K]) and the
+// `guard` bytes the tiles were measured with.
 struct TuningEntry {
     std::string platform;
     unsigned cores = 0;
@@ -87,6 +123,9 @@ struct TuningEntry {
     std::string layer, step, shape;
     std::string kernel;
     std::optional<std::vector<unsigned>> tile;
+    std::optional<std::vector<uint64_t>> matmul;
+    std::optional<std::vector<unsigned>> transposed;
+    std::optional<uint32_t> guard_bytes;
     uint64_t cycles = 0;
     double mac_per_cycle = 0;
     bool same_key(const TuningEntry& o) const {

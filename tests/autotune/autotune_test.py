@@ -6,6 +6,7 @@
   layer (FW and IG); every tile simulated fits the free TCDM with its guard zones, and every
   simulation passed its check against the plain loop (a tile reading outside its buffer, or a wrong result,
   fails the point);
+- pruning by the analytical estimate keeps the exhaustive minimum of that Linear FW and simulates fewer pairs;
 - a second tune of the same case simulates nothing and gives the same table;
 - the tuning file holds one entry per platform, layer, step and shape, replaced on a new tune;
 - impossible requests are one line and exit status 2, with no tuning file written.
@@ -55,8 +56,9 @@ def main():
 
     # Tiled (a 12 KiB TCDM): K_T = 5 against the exhaustive search (--kt all) on a Linear layer's FW and IG.
     small_l1 = ["--set", "tcdm.size=12KiB"]
+    exhaustive = {}
     for step in ["fw", "ig"]:
-        picks = {}
+        picks = exhaustive[step] = {}
         for kt in ["5", "all"]:
             out = os.path.join(w, f"linear-{step}-{kt}.json")
             r = tune("--layer", "linear", "--step", step, "--shape", "64x16", "--kt", kt, "--json", out, *small_l1,
@@ -75,8 +77,24 @@ def main():
               picks["5"]["best"]["cycles"] == min(m["cycles"] for m in picks["all"]["measured"]),
               f"linear {step}: the K_T = 5 pick {picks['5']['best']} is the minimum of the exhaustive search "
               f"({len(picks['all']['measured'])} pairs)")
-        check(any(m["kernel"] != "matmul_l1" for m in picks["5"]["measured"]),
-              f"linear {step}: matmul-family kernels run on tiles that hold all of K")
+        if step == "fw":
+            check(any(m["kernel"] != "matmul_l1" for m in picks["5"]["measured"]),
+                  f"linear {step}: matmul-family kernels run on tiles that hold all of K")
+        else:  # the tiled step's call, W^T x dOut, reads A transposed: matmul_l1 alone
+            check(all(m["kernel"] == "matmul_l1" for m in picks["all"]["measured"]),
+                  f"linear {step}: W^T x dOut, as kernels/lib tiles it, runs matmul_l1 alone")
+
+    # Pruning (--prune, the default margin) keeps the pair that is the exhaustive minimum, and simulates fewer.
+    out = os.path.join(w, "linear-fw-prune.json")
+    r = tune("--layer", "linear", "--step", "fw", "--shape", "64x16", "--kt", "all", "--prune", "--json", out,
+             *small_l1, tuning_file=os.path.join(w, "linear-prune.yaml"))
+    pruned = json.load(open(out))["steps"][0] if r.returncode == 0 else {}
+    check(r.returncode == 0 and pruned["simulations"] < pruned["pairs"] == len(exhaustive["fw"]["all"]["measured"]) and
+          pruned["best"]["cycles"] == exhaustive["fw"]["all"]["best"]["cycles"] and
+          f"pruning keeps {pruned['simulations']} of {pruned['pairs']}" in r.stderr,
+          f"linear fw --prune: {pruned.get('simulations')} of {pruned.get('pairs')} pairs simulated, the pick "
+          f"{pruned.get('best')} is the exhaustive minimum ({r.stderr.strip()[-200:]})")
+    check(all(m["estimate"] > 0 for m in pruned.get("measured", [])), "every tiled pair carries its estimate")
 
     # PointWise WG and IG read a transposed operand: the family cannot run, matmul_l1 does.
     out = os.path.join(w, "pointwise-tiled.json")

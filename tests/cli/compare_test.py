@@ -82,6 +82,20 @@ def main():
     check_step(args.sim, args.workdir, "linear", "ig", "37x29", None, "FP16 matmul M=1 N=37 K=29", 37 * 29,
                variants=12, naive_name="mm_fp16", extra=["--fp16"])
 
+    # The bar plot: one labelled bar per variant of the table, the fastest in the winner's colour.
+    svg, table = os.path.join(args.workdir, "plot.svg"), os.path.join(args.workdir, "plot.json")
+    r = run(args.sim, ["--layer", "pointwise", "--step", "fw", "--shape", "24x20x36", "--json", table, "--plot", svg])
+    text = open(svg).read() if r.returncode == 0 and os.path.exists(svg) else ""
+    names = [v["name"] for v in json.load(open(table))["variants"]] if text else []
+    plot_ok = (names and all(f">{n}<" in text for n in names) and "#2a9d55" in text
+               and not os.path.exists(svg + ".table.json"))
+    print(("ok   " if plot_ok else "FAIL ") + f"--plot draws the {len(names)} variants, the fastest in green "
+          f"({r.stderr.strip()[-200:]})")
+    png = os.path.join(args.workdir, "plot.png")
+    r = run(args.sim, ["--layer", "linear", "--step", "fw", "--shape", "64x16", "--plot", png])
+    png_ok = r.returncode == 0 and open(png, "rb").read(8) == b"\x89PNG\r\n\x1a\n"
+    print(("ok   " if png_ok else "FAIL ") + "--plot writes a PNG by its name")
+
     json_path = os.path.join(args.workdir, "compare_bad.json")
     base = ["--layer", "linear", "--step", "fw", "--json", json_path]
     cases = [
@@ -96,10 +110,12 @@ def main():
         ("malformed shape", base + ["--shape", "64xx16"], r"--shape: '64xx16' is not"),
         ("sizes missing", base + ["--shape", "64"], r"--shape 64: a linear layer takes"),
         ("too big for the TCDM", base + ["--shape", "8000x8"], r"--shape 8000x8: .* needs? \d+ bytes of TCDM"),
+        ("a plot of an unknown format", base + ["--shape", "64x16", "--plot", os.path.join(args.workdir, "p.txt")],
+         r"--plot .*p\.txt: the name must end in \.png, \.svg or \.pdf"),
         ("missing program", base + ["--shape", "64x16", "--program", os.path.join(args.workdir, "nope.elf")],
          r"--program .*nope\.elf: no such file"),
     ]
-    failures = 0
+    failures = 0 if plot_ok and png_ok else 1
     for name, argv, pattern in cases:
         if os.path.exists(json_path):
             os.remove(json_path)

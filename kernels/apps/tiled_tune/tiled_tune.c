@@ -5,9 +5,13 @@
  *
  *   tune_m, tune_n, tune_k      the step's matmul (A is M x K, B is K x N)
  *   tune_a_trans, tune_b_trans  A stored [K][M], B stored [N][K] (PointWise WG and IG)
- *   tune_tm, tune_tn, tune_tk   the tiles (0: the planner's choice)
+ *   tune_tm, tune_tn, tune_tk   the tiles (tune_tm = 0: the build's tuned choice or the planner's tiles)
  *   tune_kernel                 index into matmul_variants[], or MATMUL_VARIANTS for matmul_l1
  *   tune_guard                  bytes of guard zone after each TCDM buffer (runtime.h)
+ *
+ * The pair to measure becomes a one-entry table of tuned choices (tiled_matmul_set_tuned), so tiled_matmul
+ * runs it through the same look-up as a program built with a tuning file: the same ELF built that way and
+ * run with tune_tm = 0 gives the cycles the tuner measured for the first entry of its table.
  *
  * The matmul runs in the perf region "step" (M N K MACs), DMA included; then every element is checked
  * against the plain loop: bit for bit, or within (1.5 K + 2) 2^-24 S for the K-unrolled kernels (see
@@ -39,7 +43,7 @@ volatile const uint32_t tune_variant_count = MATMUL_VARIANTS;
 #define ARENA_FLOATS (108u * 1024u) /* with the program, just under pulp-open's 512 KiB of L2 */
 #endif
 #define GAP 4u /* floats of guard zone around each L2 tensor */
-static float arena[ARENA_FLOATS];
+static float arena[ARENA_FLOATS] __attribute__((aligned(64)));
 /* For the host, which refuses steps whose tensors do not fit the arena before running anything. */
 volatile const uint32_t tune_arena_floats = ARENA_FLOATS;
 
@@ -80,19 +84,51 @@ int main(void) {
     fill_random_floats(a, m * k, &state, 1.0f);
     fill_random_floats(b, k * n, &state, 1.0f);
 
-    const tiled_choice_t choice = {.tm = tune_tm,
-                                   .tn = tune_tn,
-                                   .tk = tune_tk,
-                                   .kernel = kernel < MATMUL_VARIANTS ? matmul_variants[kernel].fn : 0,
-                                   .guard_bytes = tune_guard};
-    tiled_matmul_set_choice(&choice);
+    /* Outside the region: the planner's guard zones when no entry applies, and the pair as the only entry. */
+    const tiled_choice_t planner = {.guard_bytes = tune_guard};
+    tiled_matmul_set_choice(&planner);
+    static tuned_matmul_t pair;
+    pair = (tuned_matmul_t){.cores = num_cores(),
+                            .tcdm_size = *(volatile uint32_t*)(EU_BASE + EU_TCDM_SIZE),
+                            .m = m,
+                            .n = n,
+                            .k = k,
+                            .a_trans = a_trans,
+                            .b_trans = b_trans,
+                            .choice = {.tm = tune_tm,
+                                       .tn = tune_tn,
+                                       .tk = tune_tk,
+                                       .kernel = kernel < MATMUL_VARIANTS ? matmul_variants[kernel].fn : 0,
+                                       .guard_bytes = tune_guard}};
+    /* Both ways run the same instructions, so the caches hold the same lines when the region starts. */
+    const tuned_matmul_t* table;
+    unsigned entries = tiled_matmul_get_tuned(&table);
+    if (tune_tm) table = &pair, entries = 1;
+    tiled_matmul_set_tuned(table, entries);
     const tiled_matmul_t mm = {
         .m = m, .n = n, .k = k, .a = a, .a_trans = a_trans, .b = b, .b_trans = b_trans, .c = c};
     region_begin("step", m * n * k);
     const tiled_plan_t plan = tiled_matmul(&mm, num_cores());
     region_end();
 
-    const int unrolled_k = kernel < MATMUL_VARIANTS && matmul_variants[kernel].unroll_k != 1;
+    /* Whatever ran: the pair (which must not have fallen back to the planner), or a tuned entry of the build,
+     * or the planner with matmul_l1. */
+    const tuned_matmul_t* tuned = tiled_matmul_tuned(&mm, num_cores());
+    const unsigned tm = tune_tm < m ? tune_tm : m, tn = tune_tn < n ? tune_tn : n,
+                   tk = tune_tk < k ? tune_tk : k;
+    if (tune_tm && (plan.tm != tm || plan.tn != tn || plan.tk != tk)) {
+        printf("tiled tune: tiles %ux%ux%u with %u-byte guard zones do not fit the %lu bytes of free TCDM\n",
+               tm, tn, tk, (unsigned)tune_guard, (unsigned long)l1_free_bytes());
+        return 1;
+    }
+    const matmul_fn_t ran =
+        tuned && tuned->choice.tm == plan.tm && tuned->choice.tn == plan.tn && tuned->choice.tk == plan.tk
+            ? tuned->choice.kernel
+            : 0;
+    unsigned used = MATMUL_VARIANTS;
+    for (unsigned v = 0; v < MATMUL_VARIANTS; ++v)
+        if (matmul_variants[v].fn == ran) used = v;
+    const int unrolled_k = used < MATMUL_VARIANTS && matmul_variants[used].unroll_k != 1;
     const float tolerance = (1.5f * (float)k + 2.0f) * 0x1p-24f;
     for (unsigned i = 0; i < m; ++i)
         for (unsigned j = 0; j < n; ++j) {
@@ -104,13 +140,12 @@ int main(void) {
             const float got = c[i * n + j];
             if (unrolled_k ? !(fabsf(got - acc) <= tolerance * mag) : float_bits(got) != float_bits(acc)) {
                 printf("tiled tune: %s with tiles %ux%ux%u: mismatch at [%u][%u]: %08lx, expected %08lx\n",
-                       kernel < MATMUL_VARIANTS ? matmul_variants[kernel].name : "matmul_l1", plan.tm,
-                       plan.tn, plan.tk, i, j, (unsigned long)float_bits(got),
-                       (unsigned long)float_bits(acc));
+                       used < MATMUL_VARIANTS ? matmul_variants[used].name : "matmul_l1", plan.tm, plan.tn,
+                       plan.tk, i, j, (unsigned long)float_bits(got), (unsigned long)float_bits(acc));
                 return 1;
             }
         }
     printf("tiled tune %ux%ux%u tiles %ux%ux%u %s on %u cores: OK\n", m, n, k, plan.tm, plan.tn, plan.tk,
-           kernel < MATMUL_VARIANTS ? matmul_variants[kernel].name : "matmul_l1", num_cores());
+           used < MATMUL_VARIANTS ? matmul_variants[used].name : "matmul_l1", num_cores());
     return 0;
 }
