@@ -103,6 +103,7 @@ RunOutcome BareMachine::outcome(double host_seconds) const {
     if (hart_->stop_reason() == StopReason::Exit) {
         out.kind = RunOutcome::Kind::Exit;
         out.exit_status = hart_->exit_code();
+        out.exit_value = hart_->exit_value();
     } else if (hart_->stop_reason() == StopReason::Error) {
         out.kind = RunOutcome::Kind::Error;
         out.exit_status = 3;

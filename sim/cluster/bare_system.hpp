@@ -29,8 +29,9 @@ struct BareOptions {
 // How a run ended.
 struct RunOutcome {
     enum class Kind { Exit, Error, MaxCycles } kind = Kind::Exit;
-    int exit_status = 0;
-    std::string message; // for errors
+    int exit_status = 0;     // the host's: the program's value mapped to 8 bits, 3 error, 4 max cycles
+    uint32_t exit_value = 0; // the program's own, whole (Kind::Exit)
+    std::string message;     // for errors
     uint64_t cycles = 0;
     double host_seconds = 0;
 };

@@ -67,13 +67,16 @@ uint64_t ClusterEngine::advance(uint64_t target) {
         if (dma_) dma_->deliver_wakes(step_end - 1);
         Hart* lone = nullptr;
         unsigned awake = 0;
+        uint64_t earliest = now_; // no core asks the TCDM for an earlier cycle from here on
         for (Hart* h : harts_) {
             if (check_stopped(*h)) return now_;
             if (!h->asleep()) {
                 ++awake;
                 lone = h;
+                earliest = std::min(earliest, h->cycle());
             }
         }
+        if (tcdm_) tcdm_->set_floor(earliest);
         if (awake == 0) {
             if (dma_busy) {
                 // Every core waits: the DMA alone moves time forward, a step at a time.
@@ -92,6 +95,9 @@ uint64_t ClusterEngine::advance(uint64_t target) {
             // Nothing can interleave with it until the next wake-up: let it run in its own loop. A core
             // that starts a DMA transfer ends its run there.
             const uint64_t until = std::min(target, std::max(next_wake(), now_ + 1));
+            // Its own requests come in time order and nothing else asks before `until`: the banks need not
+            // keep what lies before either.
+            if (tcdm_) tcdm_->set_floor(until);
             if (lone->cycle() < until) lone->run(until);
             if (check_stopped(*lone)) return now_;
             // A core that fell asleep did so at its own cycle: the next iteration handles the idle time.

@@ -19,6 +19,7 @@
 #include "cluster/platform_config.hpp"
 #include "core/hart.hpp"
 #include "dma/dma_unit.hpp"
+#include "memory/tcdm_interconnect.hpp"
 
 namespace pulpsim {
 
@@ -36,6 +37,8 @@ class ClusterEngine {
     // The core whose stop ended the run.
     const Hart* stopper() const { return stopper_; }
     uint64_t cycle() const { return now_; }
+    // The TCDM whose reservations may drop cycles no core can still ask for (TcdmInterconnect::set_floor).
+    void set_tcdm(TcdmInterconnect* tcdm) { tcdm_ = tcdm; }
 
   private:
     bool check_stopped(Hart& h);
@@ -48,6 +51,7 @@ class ClusterEngine {
     EventUnit& events_;
     unsigned lookahead_;
     DmaUnit* dma_;
+    TcdmInterconnect* tcdm_ = nullptr;
     PlatformConfig::Dma::Arbitration arbitration_;
     bool dma_turn_ = false; // round-robin: whether the DMA goes first in its next busy step
     uint64_t now_ = 0;

@@ -113,6 +113,7 @@ ClusterMachine::ClusterMachine(const ElfImage& elf, const PlatformConfig& config
     });
     engine_ = std::make_unique<ClusterEngine>(raw, *events_, config_.engine.lookahead, dma_unit_.get(),
                                               config_.dma.arbitration);
+    engine_->set_tcdm(interconnect_.get());
 }
 
 void ClusterMachine::place_program() {
@@ -170,6 +171,7 @@ RunOutcome ClusterMachine::outcome(double host_seconds) const {
     if (stopper && stopper->stop_reason() == StopReason::Exit) {
         out.kind = RunOutcome::Kind::Exit;
         out.exit_status = stopper->exit_code();
+        out.exit_value = stopper->exit_value();
     } else if (stopper && stopper->stop_reason() == StopReason::Error) {
         out.kind = RunOutcome::Kind::Error;
         out.exit_status = 3;

@@ -134,7 +134,8 @@ nlohmann::ordered_json report_json(const RunView& v, const RunOutcome& out) {
     j["program"] = std::filesystem::path(v.program).filename().string();
     j["platform"] = v.platform;
     j["outcome"] = outcome_name(out.kind);
-    j["exit_code"] = out.exit_status;
+    // The program's whole value; the process's own exit status keeps only 8 bits of it.
+    j["exit_code"] = out.kind == RunOutcome::Kind::Exit ? int64_t{out.exit_value} : int64_t{out.exit_status};
     if (!out.message.empty()) j["message"] = out.message;
     j["cycles"] = v.cycles;
     j["instret"] = total_instret(v);
@@ -301,7 +302,9 @@ void print_report_table(std::ostream& os, const RunView& v, const RunOutcome& ou
     os << fmt::format("\n== pulpsim report: {} ({}, {} core{}) ==\n", v.program,
                       v.platform == "bare" ? "bare mode" : "platform " + v.platform, v.harts.size(),
                       v.harts.size() == 1 ? "" : "s");
-    os << fmt::format("outcome        {} (exit code {})\n", outcome_name(out.kind), out.exit_status);
+    os << fmt::format("outcome        {} (exit code {})\n", outcome_name(out.kind),
+                      out.kind == RunOutcome::Kind::Exit ? int64_t{out.exit_value}
+                                                         : int64_t{out.exit_status});
     os << fmt::format("cycles         {}\n", v.cycles);
     os << fmt::format("instructions   {}\n", instret);
     os << fmt::format("IPC            {:.3f}\n", ratio(instret, v.cycles));

@@ -44,6 +44,7 @@ void Hart::reset(uint32_t pc, uint32_t sp) {
     stop_ = StopReason::None;
     asleep_ = false;
     exit_code_ = 0;
+    exit_value_ = 0;
     stop_message_.clear();
     mstatus_ = 0x1800; // MPP = M: the only privilege level modelled
     mie_ = mtvec_ = mscratch_ = mepc_ = mcause_ = mtval_ = 0;

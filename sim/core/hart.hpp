@@ -143,9 +143,16 @@ class Hart {
     bool stopped() const { return stop_ != StopReason::None; }
     StopReason stop_reason() const { return stop_; }
     int exit_code() const { return exit_code_; }
+    // The value the program exited with, whole (exit_code() is the host's 8-bit status for it).
+    uint32_t exit_value() const { return exit_value_; }
     const std::string& stop_message() const { return stop_message_; }
     // Ends the run from host code (exit host call, tohost write, errors found by the platform).
     void request_stop(StopReason reason, int exit_code, std::string message = {});
+    // Ends the run as the program asked, with `value`; `status` is the host exit status it maps to.
+    void request_exit(uint32_t value, int status) {
+        if (stop_ == StopReason::None) exit_value_ = value;
+        request_stop(StopReason::Exit, status);
+    }
 
     uint64_t cycle() const { return cycle_; }
     uint32_t pc() const { return pc_; }
@@ -284,6 +291,7 @@ class Hart {
     uint64_t limit_ = 0;
     StopReason stop_ = StopReason::None;
     int exit_code_ = 0;
+    uint32_t exit_value_ = 0;
     std::string stop_message_;
 
     // Fast data window: off <= fast_last_[size-1] means [addr, addr+size) is inside it.

@@ -66,10 +66,62 @@ void TcdmInterconnect::reset() {
     reset_counters();
 }
 
-void TcdmInterconnect::request_too_old(unsigned bank, uint64_t cycle, uint64_t latest_kept) {
-    throw std::logic_error(fmt::format("TCDM bank {}: request for cycle {} is more than {} cycles behind the "
-                                       "bank's latest grant in cycle {}",
-                                       bank, cycle, kHistoryCycles - 1, latest_kept));
+uint64_t TcdmInterconnect::BankReservations::reserve_wide(uint64_t cycle, bool dma, uint64_t floor,
+                                                          uint64_t& waited_on_dma) {
+    auto words = [&] { return 1 + more.size() / 2; };
+    auto taken_word = [&](size_t w) -> uint64_t& { return w == 0 ? taken : more[2 * (w - 1)]; };
+    auto dma_word = [&](size_t w) -> uint64_t& { return w == 0 ? by_dma : more[2 * (w - 1) + 1]; };
+    // Words wholly before the floor are never asked for again: drop them (back to one word if possible).
+    auto drop_before_floor = [&] {
+        const uint64_t drop = (floor - start) / 64;
+        if (drop == 0) return;
+        if (drop >= words()) { // all of it: start afresh at the floor
+            taken = by_dma = 0;
+            more.clear();
+            start = floor;
+            return;
+        }
+        taken = taken_word(drop);
+        by_dma = dma_word(drop);
+        more.erase(more.begin(), more.begin() + static_cast<std::ptrdiff_t>(2 * drop));
+        start += 64 * drop;
+    };
+    drop_before_floor();
+
+    const uint64_t offset = cycle - start;
+    uint64_t slot = offset;
+    while (slot / 64 < words()) {
+        const uint64_t free = ~taken_word(slot / 64) & (~uint64_t{0} << (slot % 64));
+        if (free) {
+            slot = slot / 64 * 64 + std::countr_zero(free);
+            break;
+        }
+        slot = (slot / 64 + 1) * 64;
+    }
+    if (slot != offset) // the waited cycles are [offset, slot), all taken
+        for (uint64_t c = offset; c < slot; ++c)
+            waited_on_dma += c / 64 < words() && (dma_word(c / 64) >> (c % 64) & 1);
+    const uint64_t granted = start + slot;
+    // The engine keeps its cores within a few hundred cycles of each other; this many is a lost floor.
+    constexpr uint64_t kMaxWords = uint64_t{1} << 16;
+    if (slot / 64 >= kMaxWords)
+        throw std::logic_error(fmt::format("TCDM: a grant in cycle {} lies more than {} cycles ahead of the "
+                                           "oldest cycle a request may still ask for ({})",
+                                           granted, 64 * kMaxWords, start));
+    while (slot / 64 >= words()) {
+        more.push_back(0);
+        more.push_back(0);
+    }
+    taken_word(slot / 64) |= uint64_t{1} << (slot % 64);
+    dma_word(slot / 64) |= uint64_t{dma} << (slot % 64);
+    return granted;
+}
+
+void TcdmInterconnect::request_too_old(unsigned bank, uint64_t cycle, uint64_t oldest_kept) {
+    throw std::logic_error(
+        fmt::format("TCDM bank {}: request for cycle {}, before the oldest cycle kept ({}): "
+                    "the engine asked for a cycle it had passed",
+                    bank, cycle, oldest_kept));
 }
 
 } // namespace pulpsim

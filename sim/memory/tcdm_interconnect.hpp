@@ -17,10 +17,12 @@
 //   crosses a word boundary is issued by the caller as two requests. Data moves through the `Ram`.
 // - Atomic and test-and-set semantics (they belong to the memory and the runtime's peripherals).
 //
-// Reservations are kept per bank as a bitmap of the last kHistoryCycles cycles up to the latest grant.
-// The engine only asks for the current sweep cycle or a few cycles after it (retries, instructions whose
-// access happens after a stall), so a request is never that far behind; one that is throws
-// std::logic_error, since its answer could no longer be computed.
+// Reservations are kept per bank as a bitmap of cycles from a start up to the latest grant, one 64-bit word
+// for the usual window of 64 cycles. Requests arrive out of time order by up to the engine's lookahead plus
+// the stalls of one instruction (an L2 access, an instruction-cache refill, a division), so the bitmap only
+// drops cycles before the floor the engine sets (`set_floor`: no request will ask for an earlier cycle) and
+// grows instead, by whole words, when a grant lies further ahead of the floor than it holds. A request
+// below the oldest cycle kept throws std::logic_error: the engine broke its promise.
 #pragma once
 
 #include <bit>
@@ -63,9 +65,6 @@ struct TcdmCounters {
 
 class TcdmInterconnect {
   public:
-    // How far behind a bank's latest grant a request may be.
-    static constexpr unsigned kHistoryCycles = 64;
-
     // Throws std::invalid_argument for a configuration that cannot describe a word-interleaved TCDM.
     explicit TcdmInterconnect(const TcdmConfig& config);
 
@@ -83,7 +82,7 @@ class TcdmInterconnect {
         const unsigned bank = bank_of(addr);
         uint64_t waited_on_dma = 0;
         const uint64_t granted = reservations_[bank].reserve_first_free(
-            cycle, bank, port >= config_.first_dma_port, waited_on_dma);
+            cycle, bank, port >= config_.first_dma_port, floor_ < cycle ? floor_ : cycle, waited_on_dma);
         const uint64_t waited = granted - cycle;
         TcdmBankCounters& b = counters_.banks[bank];
         TcdmPortCounters& p = counters_.ports[port];
@@ -97,6 +96,11 @@ class TcdmInterconnect {
         return granted;
     }
 
+    // From here on no request asks for a cycle before `cycle`, except one requester whose requests come in
+    // time order (the engine's lone core): reservations before min(`cycle`, the request's cycle) may be
+    // dropped.
+    void set_floor(uint64_t cycle) { floor_ = cycle; }
+
     const TcdmCounters& counters() const { return counters_; }
     // Zeroes the counters (e.g. at the start of a measured region); reservations stay.
     void reset_counters();
@@ -104,47 +108,58 @@ class TcdmInterconnect {
     void reset();
 
   private:
-    // The cycles [start, start + kHistoryCycles) of one bank: bit i set = taken in cycle start + i (in
-    // `by_dma` too when a DMA port took it). Nothing at or after start + kHistoryCycles is taken.
+    // The cycles [start, start + 64 x words) of one bank: bit i of word w set = taken in cycle
+    // start + 64 w + i (in `by_dma` too when a DMA port took it). Nothing at or after the end is taken. Word
+    // 0 is kept inline; `more` holds the words after it, in pairs (taken, by_dma), and is empty in the usual
+    // case.
     struct BankReservations {
         uint64_t start = 0;
         uint64_t taken = 0;
         uint64_t by_dma = 0;
+        std::vector<uint64_t> more;
 
-        uint64_t reserve_first_free(uint64_t cycle, unsigned bank, bool dma, uint64_t& waited_on_dma) {
+        uint64_t reserve_first_free(uint64_t cycle, unsigned bank, bool dma, uint64_t floor,
+                                    uint64_t& waited_on_dma) {
             if (cycle < start) [[unlikely]]
-                request_too_old(bank, cycle, start + kHistoryCycles - 1);
+                request_too_old(bank, cycle, start);
+            if (!more.empty()) [[unlikely]]
+                return reserve_wide(cycle, dma, floor, waited_on_dma);
             const uint64_t offset = cycle - start;
             uint64_t granted = cycle;
-            if (offset < kHistoryCycles) {
+            if (offset < 64) {
                 const uint64_t free_from_cycle = ~taken & (~uint64_t{0} << offset);
-                granted = start + (free_from_cycle ? std::countr_zero(free_from_cycle) : kHistoryCycles);
+                granted = start + (free_from_cycle ? std::countr_zero(free_from_cycle) : 64);
                 if (granted != cycle && by_dma) [[unlikely]] {
                     const uint64_t end = granted - start; // the waited cycles are [offset, end), all taken
-                    const uint64_t below_end =
-                        end >= kHistoryCycles ? ~uint64_t{0} : (uint64_t{1} << end) - 1;
+                    const uint64_t below_end = end >= 64 ? ~uint64_t{0} : (uint64_t{1} << end) - 1;
                     waited_on_dma = std::popcount(by_dma & below_end & (~uint64_t{0} << offset));
                 }
             }
             uint64_t slot = granted - start;
-            if (slot >= kHistoryCycles) {
-                // Slide so that the new grant is the newest cycle kept.
-                const uint64_t shift = slot - (kHistoryCycles - 1);
-                taken = shift >= kHistoryCycles ? 0 : taken >> shift;
-                by_dma = shift >= kHistoryCycles ? 0 : by_dma >> shift;
+            if (slot >= 64) {
+                // Slide so that the new grant is the newest cycle kept, unless that drops cycles a later
+                // request may still ask for: then widen.
+                const uint64_t shift = slot - 63;
+                if (start + shift > floor) [[unlikely]]
+                    return reserve_wide(cycle, dma, floor, waited_on_dma);
+                taken = shift >= 64 ? 0 : taken >> shift;
+                by_dma = shift >= 64 ? 0 : by_dma >> shift;
                 start += shift;
-                slot = kHistoryCycles - 1;
+                slot = 63;
             }
             taken |= uint64_t{1} << slot;
             by_dma |= uint64_t{dma} << slot;
             return granted;
         }
+        // The same over several words (tcdm_interconnect.cpp).
+        uint64_t reserve_wide(uint64_t cycle, bool dma, uint64_t floor, uint64_t& waited_on_dma);
     };
-    [[noreturn]] static void request_too_old(unsigned bank, uint64_t cycle, uint64_t latest_kept);
+    [[noreturn]] static void request_too_old(unsigned bank, uint64_t cycle, uint64_t oldest_kept);
 
     TcdmConfig config_;
     unsigned bank_mask_;
     std::vector<BankReservations> reservations_;
+    uint64_t floor_ = 0;
     TcdmCounters counters_;
 };
 

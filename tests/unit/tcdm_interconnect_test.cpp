@@ -206,8 +206,9 @@ TEST(TcdmInterconnect, ReservationsSurviveAnIdleGapAndTheWindowSlide) {
     TcdmInterconnect tcdm(config());
     const uint32_t a = addr_in_bank(tcdm, 1);
     EXPECT_EQ(tcdm.request(0, a, 3, false), 3u);
-    // Far ahead: the history window jumps; nothing old is taken there.
+    // Far ahead (the engine's time moved on): the history window jumps; nothing old is taken there.
     const uint64_t far = 10'000'000'000ull;
+    tcdm.set_floor(far);
     EXPECT_EQ(tcdm.request(0, a, far, false), far);
     EXPECT_EQ(tcdm.request(1, a, far, false), far + 1);
     // A request 63 cycles after a kept grant, then one back at that grant: still seen as taken.
@@ -220,20 +221,49 @@ TEST(TcdmInterconnect, ReservationsSurviveAnIdleGapAndTheWindowSlide) {
     EXPECT_EQ(tcdm.counters().conflict_cycles(), 1u + 1u + 64u);
 }
 
-TEST(TcdmInterconnect, RequestTooFarBehindTheLatestGrantThrows) {
+TEST(TcdmInterconnect, RequestBeforeTheFloorThrows) {
     TcdmInterconnect tcdm(config());
     const uint32_t a = addr_in_bank(tcdm, 6);
+    tcdm.set_floor(1000);
     EXPECT_EQ(tcdm.request(0, a, 1000, false), 1000u);
     EXPECT_EQ(tcdm.request(1, a, 1000 - 63, false), 1000u - 63); // oldest cycle kept
     try {
         (void)tcdm.request(1, a, 1000 - 64, false);
         FAIL() << "no error";
     } catch (const std::logic_error& e) {
-        EXPECT_NE(std::string(e.what()).find("TCDM bank 6: request for cycle 936"), std::string::npos)
+        EXPECT_NE(
+            std::string(e.what()).find("TCDM bank 6: request for cycle 936, before the oldest cycle kept"),
+            std::string::npos)
             << e.what();
     }
     // Other banks keep their own history.
     EXPECT_EQ(tcdm.request(1, addr_in_bank(tcdm, 7), 0, false), 0u);
+}
+
+// A core far ahead of the others (a long stall before its access) must not make the bank forget the cycles
+// the others, still at the floor, ask for: the history grows past 64 cycles, then shrinks as the floor moves.
+TEST(TcdmInterconnect, HistoryGrowsWhileGrantsRunFarAheadOfTheFloor) {
+    TcdmInterconnect tcdm(config());
+    const uint32_t a = addr_in_bank(tcdm, 3);
+    tcdm.set_floor(10);
+    EXPECT_EQ(tcdm.request(0, a, 10, false), 10u);
+    EXPECT_EQ(tcdm.request(1, a, 1000, false), 1000u); // 990 cycles ahead of the floor
+    EXPECT_EQ(tcdm.request(2, a, 10, false), 11u);     // cycle 10 is still known to be taken
+    EXPECT_EQ(tcdm.request(3, a, 1000, true), 1001u);  // and so is 1000
+    EXPECT_EQ(tcdm.request(4, a, 500, false), 500u);
+    EXPECT_EQ(tcdm.request(5, a, 500, false), 501u);
+    tcdm.set_floor(900);
+    EXPECT_EQ(tcdm.request(6, a, 999, false), 999u);
+    EXPECT_EQ(tcdm.request(7, a, 999, false), 1002u); // 999, 1000 and 1001 taken
+    EXPECT_EQ(tcdm.request(0, a, 5000, false), 5000u);
+    tcdm.set_floor(5000);
+    EXPECT_EQ(tcdm.request(1, a, 5000, false), 5001u);
+    // The floor far past everything kept: the history starts afresh there, and millions of cycles later
+    // requests are still answered.
+    tcdm.set_floor(50'000'000);
+    EXPECT_EQ(tcdm.request(2, a, 50'000'000, false), 50'000'000u);
+    EXPECT_EQ(tcdm.request(3, a, 50'000'000, false), 50'000'001u);
+    EXPECT_EQ(tcdm.counters().conflict_cycles(), 1u + 1u + 1u + 3u + 1u + 1u);
 }
 
 TEST(TcdmInterconnect, CountersSplitByBankPortAndDirection) {
