@@ -56,7 +56,7 @@ struct PlatformConfig {
         unsigned other_latency = 0;  // FPU_OTHERS_LAT: comparisons, conversions, classify, moves
         unsigned divsqrt_units = 8;
         unsigned divsqrt_latency = 19;      // fdiv/fsqrt with an inexact result
-        unsigned divsqrt_exact_latency = 7; // fdiv/fsqrt whose result is exact
+        unsigned divsqrt_exact_latency = 6; // fdiv/fsqrt with an exact result of no fraction bits
         bool operator==(const Fpu&) const = default;
     };
     struct Icache {

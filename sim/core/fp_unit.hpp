@@ -3,6 +3,9 @@
 // decoding shape shared by FP instructions.
 #pragma once
 
+#include <algorithm>
+#include <bit>
+
 #include "core/decoder.hpp"
 #include "core/float_ops.hpp"
 
@@ -32,14 +35,58 @@ inline void issue(Hart& h, FpuOperation op) {
     ++h.stats_.fp_writebacks;
 }
 
+// The cycles from an fdiv/fsqrt entering EX to a dependent instruction entering EX, as CV32E40P v2's
+// div/sqrt unit takes them: cvfpu's fpnew_divsqrt_th_32 (cv32e40p_fp_wrapper.sv: PulpDivsqrt = 0), T-Head's
+// radix-4 SRT divider (pa_fdsu_ctrl.v), with one output register. Its iteration counter stops early when the
+// partial remainder reaches zero, so an exact result takes fewer cycles the fewer fraction bits its quotient
+// has: 6 + ceil(f / 2) for f fraction bits (1/2: 6, 3/2: 7, 9/8: 8), up to the 19 of an inexact result
+// (15 iterations + 4). Special operands (zero, infinity, NaN, division by zero, the root of a negative)
+// skip the iterations: 3. An overflow or a quotient far below the denormal range takes one iteration: 5.
+// A denormal divisor costs one more cycle to prepare. `latency` (fpu.divsqrt_latency) is the inexact
+// figure and `exact_latency` (fpu.divsqrt_exact_latency) the exact one with no fraction bits.
+struct DivSqrtFormat {
+    unsigned mantissa_bits; // 23 for binary32, 10 for binary16
+    unsigned exponent_bits; // 8, 5
+};
+inline constexpr DivSqrtFormat kBinary32{23, 8}, kBinary16{10, 5};
+inline constexpr unsigned kDivSqrtSpecialCycles = 3;
+inline constexpr unsigned kDivSqrtSkipCycles = 5;
+
+inline unsigned divsqrt_cycles(const CoreTiming& t, DivSqrtFormat f, bool is_sqrt, uint32_t a, uint32_t b,
+                               uint32_t result, uint8_t flags) {
+    const uint32_t mant_mask = (1u << f.mantissa_bits) - 1, exp_max = (1u << f.exponent_bits) - 1;
+    const uint32_t sign_bit = 1u << (f.mantissa_bits + f.exponent_bits);
+    auto exponent = [&](uint32_t x) { return (x >> f.mantissa_bits) & exp_max; };
+    auto special = [&](uint32_t x) { return exponent(x) == exp_max || (x & (sign_bit - 1)) == 0; };
+    if (special(a) || (is_sqrt ? (a & sign_bit) != 0 : special(b))) return kDivSqrtSpecialCycles;
+    if (flags & (fp::kOverflow | fp::kUnderflow) && (flags & fp::kOverflow || (result & (sign_bit - 1)) == 0))
+        return kDivSqrtSkipCycles;
+    const unsigned denormal_divisor = !is_sqrt && exponent(b) == 0 ? 1 : 0;
+    if (flags & fp::kInexact) return t.fdiv_latency + denormal_divisor;
+    // Fraction bits of the exact quotient of the significands (below 1 when a's is the smaller: one more
+    // bit than the normalised result has).
+    auto significand = [&](uint32_t x) {
+        uint32_t m = x & mant_mask;
+        if (exponent(x) != 0) return m | (mant_mask + 1);
+        while (m && !(m & (mant_mask + 1)))
+            m <<= 1; // denormal: normalised
+        return m;
+    };
+    const uint32_t r = significand(result);
+    unsigned fraction =
+        r & mant_mask ? f.mantissa_bits - static_cast<unsigned>(std::countr_zero(r & mant_mask)) : 0;
+    if (!is_sqrt && significand(a) < significand(b)) ++fraction;
+    const unsigned exact = t.fdiv_exact_latency + (fraction + 1) / 2;
+    return std::min(exact, t.fdiv_latency) + denormal_divisor;
+}
+
 // fdiv/fsqrt in two steps around the computation: the private unit must be free before it starts; the
-// result takes longer when it is inexact, and the unit stays busy until it is done.
+// result takes `latency` cycles (divsqrt_cycles), and the unit stays busy until it is done.
 inline void divsqrt_begin(Hart& h) {
     if (!h.fpu_arbiter_) h.delay_issue(h.fpu_free_, StallKind::FpuDependency);
     ++h.stats_.fp_writebacks;
 }
-inline void divsqrt_end(Hart& h, uint8_t result_slot, bool inexact) {
-    const unsigned latency = inexact ? h.timing().fdiv_latency : h.timing().fdiv_exact_latency;
+inline void divsqrt_end(Hart& h, uint8_t result_slot, unsigned latency) {
     if (h.fpu_arbiter_)
         h.delay_issue(h.fpu_arbiter_->issue(h.hartid(), h.issue_, FpuOperation::DivSqrt, latency),
                       StallKind::FpuContention);

@@ -20,7 +20,8 @@ struct CoreTiming {
     unsigned fpu_addmul_latency = 0; // FPU_ADDMUL_LAT: extra cycles before an FP add/mul/fma result is usable
     unsigned fpu_other_latency = 0;  // FPU_OTHERS_LAT: comparisons, conversions, classify, moves
     unsigned fdiv_latency = 19;      // fdiv/fsqrt with an inexact result
-    unsigned fdiv_exact_latency = 7; // fdiv/fsqrt whose result is exact (the iteration ends early)
+    unsigned fdiv_exact_latency =
+        6; // ... with an exact result of no fraction bits (fp_unit.hpp: divsqrt_cycles)
 };
 
 class Hart;
@@ -220,6 +221,12 @@ class Hart {
     // CV32E40P needs a second bus transaction when an access crosses a word boundary.
     void misaligned_access_cost(uint32_t addr, unsigned size) {
         if ((addr & 3) + size > 4) add_stall(StallKind::MultiCycle, 1);
+    }
+    // A load split that way delivers its data with the second transaction: an instruction using the result
+    // waits one cycle more than after an aligned load (cv32e40p_controller.sv: the misaligned stall, then
+    // the load-use stall). Called after the access, so that the bank arbitration keeps the first cycle.
+    void split_load_result_later(uint32_t addr, unsigned size) {
+        if ((addr & 3) + size > 4) ++issue_; // the result's ready cycle counts from issue_
     }
     // Taken branch / jump: redirect and pay the refetch penalty (one more for a misaligned 32-bit target).
     void jump_to(uint32_t target, unsigned penalty);

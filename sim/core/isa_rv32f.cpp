@@ -31,10 +31,12 @@ template <bool is_sqrt> void fp_divsqrt(Hart& h, const DecodedInsn& d) {
     fpu::divsqrt_begin(h);
     uint8_t flags = 0;
     const Rounding rm = rounding(h, d);
-    h.f_[d.rd] =
-        is_sqrt ? fp::sqrt32(h.f_[d.rs1], rm, flags) : fp::div32(h.f_[d.rs1], h.f_[d.rs2], rm, flags);
+    const U a = h.f_[d.rs1], b = h.f_[d.rs2];
+    const U result = is_sqrt ? fp::sqrt32(a, rm, flags) : fp::div32(a, b, rm, flags);
+    h.f_[d.rd] = result;
     h.fflags_ |= flags;
-    fpu::divsqrt_end(h, fslot(d.rd), flags & fp::kInexact);
+    fpu::divsqrt_end(h, fslot(d.rd),
+                     fpu::divsqrt_cycles(h.timing(), fpu::kBinary32, is_sqrt, a, b, result, flags));
 }
 
 void fsgnj(Hart& h, const DecodedInsn& d) {
@@ -102,6 +104,7 @@ void flw(Hart& h, const DecodedInsn& d) {
     const U addr = h.x_[d.rs1] + static_cast<U>(d.imm);
     h.misaligned_access_cost(addr, 4);
     h.f_[d.rd] = h.load<uint32_t>(addr);
+    h.split_load_result_later(addr, 4);
 }
 void fsw(Hart& h, const DecodedInsn& d) {
     const U addr = h.x_[d.rs1] + static_cast<U>(d.imm);

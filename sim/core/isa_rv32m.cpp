@@ -30,14 +30,15 @@ void mulhu(Hart& h, const DecodedInsn& d) {
     X(d.rd) = static_cast<U>((uint64_t{X(d.rs1)} * X(d.rs2)) >> 32);
 }
 
-// The serial divider needs 3 cycles plus one per leading zero of the divisor's magnitude, 35 for zero.
+// The serial divider (cv32e40p_alu_div.sv) takes 3 cycles plus one per iteration, whose count the ALU
+// takes from the divisor's leading bits (cv32e40p_alu.sv, div_shift): its leading zeros (32 for zero), or
+// for a negative divisor of a signed division the leading zeros of its complement, less one. So 1 and -1
+// take 34 cycles, 2 and -2 33, 3 33 but -3 32, zero 35.
 inline void divider_cycles(Hart& h, U divisor, bool is_signed) {
-    unsigned cycles = 35;
-    if (divisor != 0) {
-        const U magnitude = is_signed && static_cast<S>(divisor) < 0 ? 0u - divisor : divisor;
-        cycles = 3 + static_cast<unsigned>(std::countl_zero(magnitude));
-    }
-    h.add_stall(StallKind::MultiCycle, cycles - 1);
+    const bool negative = is_signed && static_cast<S>(divisor) < 0;
+    const unsigned iterations = negative ? static_cast<unsigned>(std::countl_zero(~divisor)) - 1
+                                         : static_cast<unsigned>(std::countl_zero(divisor));
+    h.add_stall(StallKind::MultiCycle, 3 + iterations - 1);
 }
 void div(Hart& h, const DecodedInsn& d) {
     const S a = static_cast<S>(X(d.rs1)), b = static_cast<S>(X(d.rs2));

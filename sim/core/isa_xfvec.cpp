@@ -109,18 +109,23 @@ template <bool subtract, bool replicate> void v_mac(Hart& h, const DecodedInsn& 
 
 template <bool is_sqrt, bool replicate> void v_divsqrt(Hart& h, const DecodedInsn& d) {
     fpu::divsqrt_begin(h);
-    uint8_t flags = 0;
     const Rounding rm = rounding(h, d);
     const U a = h.f_[d.rs1];
-    if constexpr (is_sqrt) {
-        h.f_[d.rd] = pack(fp::sqrt16(lane(a, 0), rm, flags), fp::sqrt16(lane(a, 1), rm, flags));
-    } else {
-        const U b = operand_b<replicate>(h, d);
-        h.f_[d.rd] =
-            pack(fp::div16(lane(a, 0), lane(b, 0), rm, flags), fp::div16(lane(a, 1), lane(b, 1), rm, flags));
+    const U b = is_sqrt ? 0u : operand_b<replicate>(h, d);
+    // The lanes go through the unit side by side: the slower one decides.
+    unsigned latency = 0;
+    U result = 0;
+    for (unsigned i = 0; i < 2; ++i) {
+        uint8_t flags = 0;
+        const auto r =
+            is_sqrt ? fp::sqrt16(lane(a, i), rm, flags) : fp::div16(lane(a, i), lane(b, i), rm, flags);
+        result |= U{r} << (16 * i);
+        h.fflags_ |= flags;
+        latency = std::max(latency, fpu::divsqrt_cycles(h.timing(), fpu::kBinary16, is_sqrt, lane(a, i),
+                                                        lane(b, i), r, flags));
     }
-    h.fflags_ |= flags;
-    fpu::divsqrt_end(h, fslot(d.rd), flags & fp::kInexact);
+    h.f_[d.rd] = result;
+    fpu::divsqrt_end(h, fslot(d.rd), latency);
 }
 
 template <bool is_max, bool replicate> void v_minmax(Hart& h, const DecodedInsn& d) {

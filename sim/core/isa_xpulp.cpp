@@ -25,7 +25,9 @@ using U = uint32_t;
 
 template <typename T> U load_ext(Hart& h, U addr) {
     h.misaligned_access_cost(addr, sizeof(T));
-    return static_cast<U>(static_cast<std::conditional_t<std::is_signed_v<T>, S, U>>(h.load<T>(addr)));
+    const U v = static_cast<U>(static_cast<std::conditional_t<std::is_signed_v<T>, S, U>>(h.load<T>(addr)));
+    h.split_load_result_later(addr, sizeof(T));
+    return v;
 }
 
 // Addressing: base + offset (no write-back), or base with base += offset afterwards.

@@ -46,10 +46,12 @@ template <bool is_sqrt> void h_divsqrt(Hart& h, const DecodedInsn& d) {
     fpu::divsqrt_begin(h);
     uint8_t flags = 0;
     const Rounding rm = rounding(h, d);
-    const H a = f16(h, d.rs1);
-    h.f_[d.rd] = box(is_sqrt ? fp::sqrt16(a, rm, flags) : fp::div16(a, f16(h, d.rs2), rm, flags));
+    const H a = f16(h, d.rs1), b = is_sqrt ? H{0} : f16(h, d.rs2);
+    const H result = is_sqrt ? fp::sqrt16(a, rm, flags) : fp::div16(a, b, rm, flags);
+    h.f_[d.rd] = box(result);
     h.fflags_ |= flags;
-    fpu::divsqrt_end(h, fslot(d.rd), flags & fp::kInexact);
+    fpu::divsqrt_end(h, fslot(d.rd),
+                     fpu::divsqrt_cycles(h.timing(), fpu::kBinary16, is_sqrt, a, b, result, flags));
 }
 
 // Sign injection: sgnj (sign of b), sgnjn (inverted sign of b), sgnjx (sign of a xor sign of b).
@@ -123,6 +125,7 @@ void flh(Hart& h, const DecodedInsn& d) {
     const U addr = h.x_[d.rs1] + static_cast<U>(d.imm);
     h.misaligned_access_cost(addr, 2);
     h.f_[d.rd] = box(h.load<uint16_t>(addr));
+    h.split_load_result_later(addr, 2);
 }
 void fsh(Hart& h, const DecodedInsn& d) {
     const U addr = h.x_[d.rs1] + static_cast<U>(d.imm);

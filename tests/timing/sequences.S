@@ -111,6 +111,52 @@ _start:
     BEGIN; VFDIV_H(f3, f10, f10); fadd.s f5, f3, f3; END(36)        /* both lanes exact */
     BEGIN; VFCPKA_H_S(f3, f1, f2); VFADD_H(f5, f3, f3); END(37)     /* conversion, then add */
 
+    /* Split loads whose result the next instruction uses (cv32e40p_load_store_unit.sv, controller). */
+    BEGIN; lw a1, 1(s1); addi a4, a1, 1; END(38)                     /* misaligned word, then its use */
+    BEGIN; lh a1, 3(s1); addi a4, a1, 1; END(39)                     /* halfword across a word, then use */
+    BEGIN; lhu a1, 1(s1); addi a4, a1, 1; END(40)                    /* halfword inside the word: aligned */
+    BEGIN; lw a1, 1(s1); addi a4, a3, 1; END(41)                     /* misaligned word, independent next */
+    BEGIN; flw f3, 1(s1); fadd.s f5, f3, f3; END(42)                 /* misaligned flw, then its use */
+
+    /* Signed division by negative divisors (cv32e40p_alu.sv div_shift, cv32e40p_alu_div.sv). */
+    li a5, -1
+    BEGIN; div a0, a6, a5; END(43)
+    li a5, -2
+    BEGIN; rem a0, a6, a5; END(44)
+    li a5, -3
+    BEGIN; div a0, a6, a5; END(45)
+    li a5, -0x10001
+    BEGIN; div a0, a6, a5; END(46)
+    li a5, -1
+    BEGIN; divu a0, a6, a5; END(47)                                  /* unsigned: 0xffffffff, no zeros */
+    li a5, 3
+    BEGIN; div a0, a6, a5; END(48)
+
+    /* fdiv/fsqrt: the iterations end when the remainder is zero (pa_fdsu_ctrl.v). */
+    la t2, divsqrt_operands
+    flw f11, 0(t2)   /* 9.0 */
+    flw f12, 4(t2)   /* 8.0 */
+    flw f13, 8(t2)   /* 2.25 */
+    flw f14, 12(t2)  /* 256.0 */
+    flw f15, 16(t2)  /* 2^100 */
+    flw f16, 20(t2)  /* 2^-120 */
+    flw f17, 24(t2)  /* 3 x 2^-149, denormal */
+    flw f18, 28(t2)  /* 2^-149, denormal */
+    fmv.w.x f19, zero
+    BEGIN; fdiv.s f3, f2, f4; fadd.s f5, f3, f3; END(49)             /* 3/2 = 1.5: one fraction bit */
+    BEGIN; fdiv.s f3, f11, f12; fadd.s f5, f3, f3; END(50)           /* 9/8 = 1.125: three */
+    BEGIN; fdiv.s f3, f1, f19; fadd.s f5, f3, f3; END(51)            /* 1/0: special operand */
+    BEGIN; fsqrt.s f3, f13; fadd.s f5, f3, f3; END(52)               /* sqrt(2.25) = 1.5 */
+    BEGIN; fsqrt.s f3, f14; fadd.s f5, f3, f3; END(53)               /* sqrt(256) = 16 */
+    BEGIN; fdiv.s f3, f15, f16; fadd.s f5, f3, f3; END(54)           /* 2^220: overflow */
+    BEGIN; fdiv.s f3, f17, f18; fadd.s f5, f3, f3; END(55)           /* 3: denormal divisor */
+    BEGIN                                                            /* 1/3, /3, /3: the third is exact */
+    fdiv.s f3, f1, f2
+    fdiv.s f3, f3, f2
+    fdiv.s f3, f3, f2
+    fadd.s f5, f3, f3
+    END(56)
+
     li t5, 1
     la t6, tohost
     sw t5, 0(t6)
@@ -126,5 +172,6 @@ tohost: .word 0, 0
 data:   .word 0x01020304, 0x05060708
 one:    .word 0x3f800000, 0x40400000, 0x40000000
 halves: .word 0xffff3c00, 0xffff4200, 0x42003c00, 0x42004200
+divsqrt_operands: .word 0x41100000, 0x41000000, 0x40100000, 0x43800000, 0x71800000, 0x03800000, 3, 1
     .globl results
 results: .space 4 * 64

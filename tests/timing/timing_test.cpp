@@ -64,7 +64,7 @@ TEST(Timing, HazardSequencesWithSingleCycleFpu) {
                            {18, "fadd -> dependent fadd with FPU_ADDMUL_LAT=0", 2},
                            {19, "fmul -> fmadd -> fmadd chain", 3},
                            {20, "fdiv (inexact, 19) -> dependent fadd: 19 + 1", 20},
-                           {21, "fdiv (exact, 7) -> dependent fadd: 7 + 1", 8},
+                           {21, "fdiv 1/2 (exact, no fraction bits: 6) -> dependent fadd: 6 + 1", 7},
                            {22, "fdiv then integer op: the core keeps issuing", 2},
                            {23, "fdiv then independent FP op: the FPU is busy until the division ends", 20},
                            {24, "flw -> dependent fadd: load-use", 3},
@@ -79,8 +79,33 @@ TEST(Timing, HazardSequencesWithSingleCycleFpu) {
                            {33, "vfdotpex.s.h -> vfdotpex.s.h on the same accumulator", 2},
                            {34, "fdiv.h (inexact, 19) -> dependent fadd: 19 + 1", 20},
                            {35, "vfdiv.h with an inexact lane: 19 + 1", 20},
-                           {36, "vfdiv.h with both lanes exact: 7 + 1", 8},
+                           {36, "vfdiv.h with both lanes exact, 3/3 = 1: 6 + 1", 7},
                            {37, "vfcpka.h.s -> dependent vfadd.h with FPU_OTHERS_LAT=0", 2},
+                           // A split load stays 2 cycles in EX; its user gets the misaligned stall and then
+                           // the load-use stall: one cycle more than after an aligned load (case 3).
+                           {38, "misaligned lw -> use: 2 + 1 + 1", 4},
+                           {39, "lh across a word -> use: 2 + 1 + 1", 4},
+                           {40, "lhu inside a word -> use: as aligned, 1 + 1 + 1", 3},
+                           {41, "misaligned lw -> independent: 2 + 1", 3},
+                           {42, "misaligned flw -> dependent fadd: 2 + 1 + 1", 4},
+                           // 3 + iterations: leading zeros of the divisor, or for a negative one of a
+                           // signed division, leading zeros of its complement less one.
+                           {43, "div by -1: ~b = 0, 32 - 1 = 31 iterations", 34},
+                           {44, "rem by -2: ~b = 1, 31 - 1 = 30", 33},
+                           {45, "div by -3: ~b = 2, 30 - 1 = 29", 32},
+                           {46, "div by -0x10001: ~b = 0x10000, 15 - 1 = 14", 17},
+                           {47, "divu by 0xffffffff: no leading zeros", 3},
+                           {48, "div by 3: 30 leading zeros", 33},
+                           // Issue to dependent issue: 6 + ceil(f / 2) for an exact quotient with f
+                           // fraction bits, 19 inexact, 3 special operands, 5 overflow, +1 denormal divisor.
+                           {49, "fdiv 3/2 = 1.5 (f = 1: 7) -> fadd", 8},
+                           {50, "fdiv 9/8 = 1.125 (f = 3: 8) -> fadd", 9},
+                           {51, "fdiv 1/0 (special: 3) -> fadd", 4},
+                           {52, "fsqrt 2.25 = 1.5 (f = 1: 7) -> fadd", 8},
+                           {53, "fsqrt 256 = 16 (f = 0: 6) -> fadd", 7},
+                           {54, "fdiv 2^100 / 2^-120 (overflow: 5) -> fadd", 6},
+                           {55, "fdiv 3 x 2^-149 / 2^-149 = 3 (f = 1: 7, denormal divisor +1) -> fadd", 9},
+                           {56, "1/3 (19), /3 (19), /3 exact with f = 22 (17) -> fadd", 56},
                        });
 }
 
