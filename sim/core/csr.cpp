@@ -66,12 +66,23 @@ uint32_t Hart::peek_csr(uint16_t addr) const {
 uint32_t Hart::csr_read(uint16_t a, bool& ok) {
     using namespace csr;
     ok = true;
+    if (a <= kFcsr && a >= kFflags && (mstatus_ & kFsMask) == 0) {
+        ok = false; // FS = Off
+        return 0;
+    }
     switch (a) {
     case kFflags: return fflags_;
     case kFrm: return frm_;
     case kFcsr: return fcsr();
-    case kMstatus: return mstatus_;
-    case kMisa: return 0x40801124u; // RV32 I M F C X
+    case kMstatus: return mstatus_ | ((mstatus_ & kFsMask) == kFsDirty ? 0x80000000u : 0u);
+    case kTselect:
+    case kTdata3:
+    case kMcontext:
+    case kScontext:
+    case kTdata2: return 0;           // tdata2 only changes from debug mode
+    case kTdata1: return 0x28001040u; // mcontrol, debug mode only, action: enter debug mode, m; execute 0
+    case kTinfo: return 1u << 2;      // type 2 (mcontrol) only
+    case kMisa: return 0x40801124u;   // RV32 I M F C X
     case kMie: return mie_;
     case kMtvec: return mtvec_;
     case kMcountinhibit: return mcountinhibit_;
@@ -108,6 +119,10 @@ uint32_t Hart::csr_read(uint16_t a, bool& ok) {
 bool Hart::csr_write(uint16_t a, uint32_t v) {
     using namespace csr;
     if ((a >> 10) == 3) return false; // read-only space (user counters, hardware-loop CSRs, IDs)
+    if (a <= kFcsr && a >= kFflags) {
+        if ((mstatus_ & kFsMask) == 0) return false; // FS = Off
+        mstatus_ |= kFsDirty;
+    }
     switch (a) {
     case kFflags: fflags_ = v & 0x1f; return true;
     case kFrm: frm_ = v & 7; return true;
@@ -115,10 +130,17 @@ bool Hart::csr_write(uint16_t a, uint32_t v) {
         fflags_ = v & 0x1f;
         frm_ = (v >> 5) & 7;
         return true;
-    case kMstatus: mstatus_ = (v & 0x88u) | 0x1800u; return true;
-    case kMisa: return true; // WARL: writes ignored
+    case kMstatus: mstatus_ = (v & (0x88u | kFsMask)) | 0x1800u; return true;
+    case kTselect:
+    case kTdata1:
+    case kTdata2:
+    case kTdata3:
+    case kTinfo:
+    case kMcontext:
+    case kScontext: return true; // writable from debug mode only: M-mode writes are ignored
+    case kMisa: return true;     // WARL: writes ignored
     case kMie: mie_ = v; return true;
-    case kMtvec: mtvec_ = v & ~2u; return true;
+    case kMtvec: mtvec_ = (v & ~0xFFu) | (v & 1u); return true; // a 256-byte aligned base; mode bit 0
     case kMscratch: mscratch_ = v; return true;
     case kMepc: mepc_ = v & ~1u; return true;
     case kMcause: mcause_ = v; return true;

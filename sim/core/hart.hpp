@@ -75,6 +75,9 @@ namespace csr {
 inline constexpr uint16_t kFflags = 0x001, kFrm = 0x002, kFcsr = 0x003;
 inline constexpr uint16_t kMstatus = 0x300, kMisa = 0x301, kMie = 0x304, kMtvec = 0x305;
 inline constexpr uint16_t kMcountinhibit = 0x320, kMhpmevent3 = 0x323, kMhpmevent31 = 0x33F;
+// The trigger module (one execute-address trigger, writable from debug mode only).
+inline constexpr uint16_t kTselect = 0x7A0, kTdata1 = 0x7A1, kTdata2 = 0x7A2, kTdata3 = 0x7A3, kTinfo = 0x7A4,
+                          kMcontext = 0x7A8, kScontext = 0x7AA;
 inline constexpr uint16_t kMscratch = 0x340, kMepc = 0x341, kMcause = 0x342, kMtval = 0x343, kMip = 0x344;
 inline constexpr uint16_t kMcycle = 0xB00, kMinstret = 0xB02, kMhpmcounter3 = 0xB03, kMhpmcounter31 = 0xB1F;
 inline constexpr uint16_t kMcycleh = 0xB80, kMinstreth = 0xB82, kMhpmcounter3h = 0xB83,
@@ -261,6 +264,20 @@ class Hart {
     void do_ecall();
     void do_mret();
     void fence_i();
+    // mstatus.FS (bits 14:13, CV32E40P with its FPU): Off makes every FP instruction and FP CSR access
+    // illegal (cv32e40p_decoder.sv, fs_off_i); an instruction that writes FP registers or flags makes it
+    // Dirty (cv32e40p_cs_registers.sv), which mstatus.SD (bit 31) shows.
+    static constexpr uint32_t kFsMask = 0x6000, kFsInitial = 0x2000, kFsDirty = 0x6000;
+    void fp_state_written(uint32_t raw) {
+        if ((mstatus_ & kFsMask) != kFsDirty) [[unlikely]] {
+            if ((mstatus_ & kFsMask) == 0) trap(cause::kIllegalInstruction, raw);
+            mstatus_ |= kFsDirty;
+        }
+    }
+    void fp_state_read(uint32_t raw) {
+        if ((mstatus_ & kFsMask) == 0) [[unlikely]]
+            trap(cause::kIllegalInstruction, raw);
+    }
 
     // Hardware loops (XCVhwlp).
     struct HwLoop {

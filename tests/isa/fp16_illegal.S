@@ -84,7 +84,7 @@ TEST_CASE(57, a5, 0, NO_TRAP(csrwi frm, 5; feq.h a0, fa1, fa2; fclass.h a0, fa1;
 TEST_END
 
 .section .text
-.balign 4
+.balign 256 /* mtvec holds a 256-byte aligned base */
 trap_handler:
     csrr a5, mcause
     csrr a6, mtval

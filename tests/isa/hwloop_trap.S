@@ -32,7 +32,7 @@ bad_setup:
 TEST_END
 
     .text
-    .balign 4
+    .balign 256 /* mtvec holds a 256-byte aligned base */
 handler:
     addi s2, s2, 1
     csrr t5, mepc

@@ -159,7 +159,7 @@ TEST_BEGIN
 
     j pass
 
-    .balign 4
+    .balign 256 /* mtvec holds a 256-byte aligned base */
 trap_handler:
     csrr s2, mcause
     csrr s3, mtval

@@ -50,7 +50,7 @@ TEST_CASE(36, a6, 0xFEC5F57B, ILLEGAL(0xFEC5F57B))  /* SIMD F=1 funct5 11111 */
 TEST_END
 
 .section .text
-.balign 4
+.balign 256 /* mtvec holds a 256-byte aligned base */
 trap_handler:
     csrr a5, mcause
     csrr a6, mtval
