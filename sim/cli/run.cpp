@@ -26,7 +26,7 @@ int command_run(const std::vector<std::string>& args) {
         "--bare, on one core with flat memory.\n\noptions");
     std::string platform_file;
     std::vector<std::string> sets, symbols;
-    std::string max_cycles = "10000000000", quantum, console, exit_addr, json_path, csv_path;
+    std::string max_cycles = "10000000000", quantum, console, exit_addr, json_path, csv_path, memory_map;
     std::string log_level = "warn";
     desc.add_options()("help,h", "show this help")(
         "platform", po::value(&platform_file)->value_name("FILE"),
@@ -40,6 +40,9 @@ int command_run(const std::vector<std::string>& args) {
                                            "memory-mapped console: a store to ADDR prints its low byte")(
         "exit-addr", po::value(&exit_addr)->value_name("ADDR"),
         "memory-mapped exit: a store to ADDR ends the run")(
+        "memory", po::value(&memory_map)->value_name("MAP"),
+        "bare mode: RAM regions the program is linked for, BASE:SIZE[,BASE:SIZE...] or a YAML file "
+        "(instead of regions around its segments)")(
         "set", po::value(&sets)->value_name("KEY=VALUE")->composing(),
         "override a setting (repeatable): core.fpu_addmul_latency, core.fpu_other_latency, "
         "core.fdiv_latency, "
@@ -90,8 +93,8 @@ int command_run(const std::vector<std::string>& args) {
                                    static_cast<uint32_t>(parse_number("--symbol " + s.substr(0, eq),
                                                                       s.substr(eq + 1), 0xffffffffu)));
     }
-    if (!bare && (!console.empty() || !exit_addr.empty()))
-        throw UsageError("run: --console-addr and --exit-addr belong to bare mode (add --bare)");
+    if (!bare && (!console.empty() || !exit_addr.empty() || !memory_map.empty()))
+        throw UsageError("run: --console-addr, --exit-addr and --memory belong to bare mode (add --bare)");
     const uint64_t cycle_limit = parse_number("--max-cycles", max_cycles);
     const bool show_progress = vm.count("progress") || isatty(STDERR_FILENO);
 
@@ -128,6 +131,7 @@ int command_run(const std::vector<std::string>& args) {
         if (!exit_addr.empty())
             options.exit_addr = static_cast<uint32_t>(parse_number("--exit-addr", exit_addr, 0xffffffffu));
         options.show_progress = show_progress;
+        if (!memory_map.empty()) options.memory_map = pulpsim::parse_memory_map(memory_map);
         bare_system = std::make_unique<pulpsim::BareSystem>("bare", elf, options);
         sc_core::sc_start();
         outcome = bare_system->outcome();

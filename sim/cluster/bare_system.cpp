@@ -60,6 +60,10 @@ void BareMachine::place_program() {
     for (const auto& s : elf_.segments())
         segs.push_back(&s);
     std::sort(segs.begin(), segs.end(), [](auto* a, auto* b) { return a->vaddr < b->vaddr; });
+    if (!options_.memory_map.empty()) {
+        place_in_map(segs);
+        return;
+    }
 
     struct Span {
         uint64_t lo, hi;
@@ -94,6 +98,32 @@ void BareMachine::place_program() {
     }
     for (const ElfSegment* s : segs)
         bus_.write_bytes(s->vaddr, s->bytes.data(), static_cast<uint32_t>(s->bytes.size()));
+}
+
+void BareMachine::place_in_map(const std::vector<const ElfSegment*>& segs) {
+    for (size_t i = 0; i < options_.memory_map.size(); ++i) {
+        const MemoryRegion& r = options_.memory_map[i];
+        if (r.size > options_.max_region_size)
+            throw std::runtime_error(fmt::format("--memory: region [{:#x}, {:#x}) is larger than the {} MiB "
+                                                 "bare mode models in one region",
+                                                 r.base, uint64_t{r.base} + r.size,
+                                                 options_.max_region_size >> 20));
+        bus_.add_ram(fmt::format("ram{}", i), r.base, r.size);
+    }
+    for (const ElfSegment* s : segs) {
+        if (s->memsz == 0) continue;
+        if (!bus_.find_ram(s->vaddr, s->memsz))
+            throw std::runtime_error(fmt::format("{}: segment [{:#010x}, {:#010x}) lies outside the --memory "
+                                                 "regions ({})",
+                                                 elf_.path(), s->vaddr, uint64_t{s->vaddr} + s->memsz,
+                                                 bus_.describe()));
+        bus_.write_bytes(s->vaddr, s->bytes.data(), static_cast<uint32_t>(s->bytes.size()));
+    }
+    const Ram* entry = bus_.find_ram(elf_.entry(), 2);
+    if (!entry)
+        throw std::runtime_error(fmt::format("{}: entry point {:#010x} lies outside the --memory regions",
+                                             elf_.path(), elf_.entry()));
+    stack_top_ = static_cast<uint32_t>((uint64_t{entry->base()} + entry->size() - 16) & ~uint64_t{15});
 }
 
 RunOutcome BareMachine::outcome(double host_seconds) const {

@@ -6,6 +6,7 @@
 #include <string>
 #include <systemc>
 
+#include "cluster/bare_memory_map.hpp"
 #include "cluster/clock_engine.hpp"
 #include "cluster/host_services.hpp"
 #include "core/hart.hpp"
@@ -22,6 +23,10 @@ struct BareOptions {
     uint32_t max_region_size = 256u << 20;
     std::optional<uint32_t> console_addr;
     std::optional<uint32_t> exit_addr;
+    // RAM regions the program is linked for (--memory); empty: regions around the ELF's segments and a
+    // stack after them. With a map, every segment must lie in one region, and sp starts at the top of the
+    // region holding the entry point (programs with such a map set their own).
+    std::vector<MemoryRegion> memory_map;
     bool capture_output = false;
     bool show_progress = false;
 };
@@ -57,6 +62,7 @@ class BareMachine {
 
   private:
     void place_program();
+    void place_in_map(const std::vector<const ElfSegment*>& segs);
 
     const ElfImage& elf_;
     BareOptions options_;
