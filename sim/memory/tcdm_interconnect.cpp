@@ -73,6 +73,7 @@ uint64_t TcdmInterconnect::BankReservations::reserve_wide(uint64_t cycle, bool d
     auto dma_word = [&](size_t w) -> uint64_t& { return w == 0 ? by_dma : more[2 * (w - 1) + 1]; };
     // Words wholly before the floor are never asked for again: drop them (back to one word if possible).
     auto drop_before_floor = [&] {
+        if (floor <= start) return; // a lone core's run may have moved the start past today's floor
         const uint64_t drop = (floor - start) / 64;
         if (drop == 0) return;
         if (drop >= words()) { // all of it: start afresh at the floor

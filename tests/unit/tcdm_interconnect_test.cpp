@@ -221,6 +221,18 @@ TEST(TcdmInterconnect, ReservationsSurviveAnIdleGapAndTheWindowSlide) {
     EXPECT_EQ(tcdm.counters().conflict_cycles(), 1u + 1u + 64u);
 }
 
+// After a lone core's run the floor may fall back below the bank's oldest kept cycle: nothing kept is lost.
+TEST(TcdmInterconnect, AFloorBelowTheKeptCyclesKeepsThem) {
+    TcdmInterconnect tcdm(config());
+    const uint32_t a = addr_in_bank(tcdm, 2);
+    tcdm.set_floor(1000);
+    EXPECT_EQ(tcdm.request(0, a, 1000, false), 1000u); // the window now starts at 937
+    tcdm.set_floor(900);
+    EXPECT_EQ(tcdm.request(1, a, 1100, false), 1100u); // too far for one word above a floor of 900: wider
+    EXPECT_EQ(tcdm.request(2, a, 1000, false), 1001u); // 1000 is still taken
+    EXPECT_EQ(tcdm.request(3, a, 1100, false), 1101u);
+}
+
 TEST(TcdmInterconnect, RequestBeforeTheFloorThrows) {
     TcdmInterconnect tcdm(config());
     const uint32_t a = addr_in_bank(tcdm, 6);
