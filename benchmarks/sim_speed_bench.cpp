@@ -1,7 +1,7 @@
 // Simulation speed: simulated instructions per host second, with full timing.
 //   build/bin/sim_speed_bench --benchmark_counters_tabular=true
-// BM_MatmulFp32Bare: one core, bare mode. BM_ClusterMatmul: the 64x64x64 FP32 matmul on a pulp-open
-// cluster (aggregate over all cores). BM_ClusterOneCoreWorking/cores: one core computes while the
+// BM_MatmulFp32Bare, BM_IntFpWorkloadBare: one core, bare mode. BM_ClusterMatmul: the 64x64x64 FP32 matmul on
+// a pulp-open cluster (aggregate over all cores). BM_ClusterOneCoreWorking/cores: one core computes while the
 // others sleep in the event unit (cores = 1 is the reference).
 #include <benchmark/benchmark.h>
 
@@ -10,8 +10,8 @@
 
 namespace {
 
-void BM_MatmulFp32Bare(benchmark::State& state) {
-    const pulpsim::ElfImage elf = pulpsim::ElfImage::load(MATMUL_ELF);
+void run_bare(benchmark::State& state, const char* path) {
+    const pulpsim::ElfImage elf = pulpsim::ElfImage::load(path);
     pulpsim::BareOptions options;
     options.capture_output = true;
     uint64_t instructions = 0, cycles = 0;
@@ -21,7 +21,7 @@ void BM_MatmulFp32Bare(benchmark::State& state) {
         state.ResumeTiming();
         const auto outcome = machine.run_to_end();
         if (outcome.exit_status != 0) {
-            state.SkipWithError(("matmul failed: " + outcome.message).c_str());
+            state.SkipWithError(("the program failed: " + outcome.message).c_str());
             break;
         }
         instructions += machine.hart().stats().instret();
@@ -31,7 +31,16 @@ void BM_MatmulFp32Bare(benchmark::State& state) {
         benchmark::Counter(static_cast<double>(instructions), benchmark::Counter::kIsRate);
     state.counters["cycles/s"] = benchmark::Counter(static_cast<double>(cycles), benchmark::Counter::kIsRate);
 }
+void BM_MatmulFp32Bare(benchmark::State& state) {
+    run_bare(state, MATMUL_ELF);
+}
 BENCHMARK(BM_MatmulFp32Bare)->Unit(benchmark::kMillisecond)->MinTime(2.0);
+
+// The integer + FP workload (benchmarks/programs/int_fp_workload.c) that qemu-riscv32 also runs.
+void BM_IntFpWorkloadBare(benchmark::State& state) {
+    run_bare(state, INT_FP_WORKLOAD_ELF);
+}
+BENCHMARK(BM_IntFpWorkloadBare)->Unit(benchmark::kMillisecond)->MinTime(2.0);
 
 void run_cluster(benchmark::State& state, const char* path, unsigned cores) {
     const pulpsim::ElfImage elf = pulpsim::ElfImage::load(path);
