@@ -262,11 +262,11 @@ TEST(TcdmInterconnect, HistoryGrowsWhileGrantsRunFarAheadOfTheFloor) {
     EXPECT_EQ(tcdm.request(1, a, 1000, false), 1000u); // 990 cycles ahead of the floor
     EXPECT_EQ(tcdm.request(2, a, 10, false), 11u);     // cycle 10 is still known to be taken
     EXPECT_EQ(tcdm.request(3, a, 1000, true), 1001u);  // and so is 1000
-    EXPECT_EQ(tcdm.request(4, a, 500, false), 500u);
-    EXPECT_EQ(tcdm.request(5, a, 500, false), 501u);
+    EXPECT_EQ(tcdm.request(0, a, 500, false), 500u);
+    EXPECT_EQ(tcdm.request(1, a, 500, false), 501u);
     tcdm.set_floor(900);
-    EXPECT_EQ(tcdm.request(6, a, 999, false), 999u);
-    EXPECT_EQ(tcdm.request(7, a, 999, false), 1002u); // 999, 1000 and 1001 taken
+    EXPECT_EQ(tcdm.request(2, a, 999, false), 999u);
+    EXPECT_EQ(tcdm.request(3, a, 999, false), 1002u); // 999, 1000 and 1001 taken
     EXPECT_EQ(tcdm.request(0, a, 5000, false), 5000u);
     tcdm.set_floor(5000);
     EXPECT_EQ(tcdm.request(1, a, 5000, false), 5001u);
