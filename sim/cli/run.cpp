@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <spdlog/spdlog.h>
 #include <systemc>
 #include <unistd.h>
@@ -14,6 +15,7 @@
 #include "cluster/platform_config.hpp"
 #include "cluster/report.hpp"
 #include "memory/elf_image.hpp"
+#include "views/profile.hpp"
 
 namespace po = boost::program_options;
 
@@ -26,7 +28,8 @@ int command_run(const std::vector<std::string>& args) {
         "--bare, on one core with flat memory.\n\noptions");
     std::string platform_file;
     std::vector<std::string> sets, symbols;
-    std::string max_cycles = "10000000000", quantum, console, exit_addr, json_path, csv_path, memory_map;
+    std::string max_cycles = "10000000000", quantum, console, exit_addr, json_path, csv_path, memory_map,
+                profile_json;
     std::string log_level = "warn";
     desc.add_options()("help,h", "show this help")(
         "platform", po::value(&platform_file)->value_name("FILE"),
@@ -36,8 +39,11 @@ int command_run(const std::vector<std::string>& args) {
         "stop with an error after N cycles (default 1e10)")(
         "report-json", po::value(&json_path)->value_name("FILE"), "write the report as JSON to FILE")(
         "report-csv", po::value(&csv_path)->value_name("FILE"),
-        "write the report as CSV to FILE")("console-addr", po::value(&console)->value_name("ADDR"),
-                                           "memory-mapped console: a store to ADDR prints its low byte")(
+        "write the report as CSV to FILE")("profile", "print cycles, instructions and stalls per function")(
+        "profile-json", po::value(&profile_json)->value_name("FILE"),
+        "write the per-function profile, per core and summed, as JSON to FILE")(
+        "console-addr", po::value(&console)->value_name("ADDR"),
+        "memory-mapped console: a store to ADDR prints its low byte")(
         "exit-addr", po::value(&exit_addr)->value_name("ADDR"),
         "memory-mapped exit: a store to ADDR ends the run")(
         "memory", po::value(&memory_map)->value_name("MAP"),
@@ -111,13 +117,16 @@ int command_run(const std::vector<std::string>& args) {
     }
 
     // A report path that cannot take a file is bad input, found before the run rather than after it.
-    for (const char* option : {"report-json", "report-csv"})
+    for (const char* option : {"report-json", "report-csv", "profile-json"})
         if (vm.count(option)) pulpsim::check_output_path(vm[option].as<std::string>());
     const pulpsim::ElfImage elf = pulpsim::ElfImage::load(program);
     spdlog::info("{}: entry {:#010x}, {} segments", program, elf.entry(), elf.segments().size());
 
     pulpsim::RunOutcome outcome;
     pulpsim::RunView view;
+    // Attached only when asked for: the cores then run their observed loop.
+    std::optional<pulpsim::Profile> profile;
+    if (vm.count("profile") || vm.count("profile-json")) profile.emplace(elf);
     std::unique_ptr<pulpsim::BareSystem> bare_system;
     std::unique_ptr<pulpsim::ClusterSystem> cluster_system;
     if (bare) {
@@ -133,6 +142,7 @@ int command_run(const std::vector<std::string>& args) {
         options.show_progress = show_progress;
         if (!memory_map.empty()) options.memory_map = pulpsim::parse_memory_map(memory_map);
         bare_system = std::make_unique<pulpsim::BareSystem>("bare", elf, options);
+        if (profile) profile->attach(bare_system->machine().hart());
         sc_core::sc_start();
         outcome = bare_system->outcome();
         view = pulpsim::run_view(bare_system->machine());
@@ -143,6 +153,9 @@ int command_run(const std::vector<std::string>& args) {
         cluster_system = std::make_unique<pulpsim::ClusterSystem>("cluster", elf, config, options);
         for (const auto& [name, value] : symbol_values)
             cluster_system->machine().write_symbol_word(name, value);
+        if (profile)
+            for (const auto& hart : cluster_system->machine().harts())
+                profile->attach(*hart);
         sc_core::sc_start();
         outcome = cluster_system->outcome();
         view = pulpsim::run_view(cluster_system->machine());
@@ -157,8 +170,13 @@ int command_run(const std::vector<std::string>& args) {
                                      .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
                                  "\n");
     if (vm.count("report-csv")) reports.emplace_back(csv_path, pulpsim::report_csv(view, outcome));
+    if (vm.count("profile-json"))
+        reports.emplace_back(profile_json,
+                             profile->json().dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
+                                 "\n");
     pulpsim::write_files_atomically(reports);
     if (!vm.count("quiet")) pulpsim::print_report_table(std::cout, view, outcome);
+    if (vm.count("profile")) profile->print(std::cout);
     if (outcome.kind != pulpsim::RunOutcome::Kind::Exit)
         spdlog::error("{}", pulpsim::printable(program + ": " + outcome.message));
     return outcome.exit_status;

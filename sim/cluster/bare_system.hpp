@@ -78,6 +78,7 @@ class BareSystem : public sc_core::sc_module {
 
     RunOutcome outcome() const { return machine_.outcome(engine_->host_seconds()); }
     const BareMachine& machine() const { return machine_; }
+    BareMachine& machine() { return machine_; }
 
   private:
     BareMachine machine_;

@@ -92,7 +92,8 @@ void Hart::fail(std::string message) {
 
 // The hot path: one instruction. Inlined into run(), where single-core simulation spends its time.
 // kFetchModel: an instruction cache is attached (the check costs about 5% when there is none).
-template <bool kFetchModel> [[gnu::always_inline]] inline void Hart::execute_one() {
+template <bool kFetchModel, bool kObserved> [[gnu::always_inline]] inline void Hart::execute_one() {
+    [[maybe_unused]] const uint32_t pc = pc_;
     if (kFetchModel && (pc_ & fetch_line_mask_) != current_line_) [[unlikely]]
         fetch_new_line();
     const uint32_t off = pc_ - code_lo_;
@@ -119,6 +120,12 @@ template <bool kFetchModel> [[gnu::always_inline]] inline void Hart::execute_one
     ++stats_.by_class_and_size[d.stat_index];
     if (hwloop_armed_) [[unlikely]]
         if (pc_ == hwloop_watch_[0] || pc_ == hwloop_watch_[1]) hwloop_wrap();
+    if constexpr (kObserved) observer_->retired(*this, pc);
+}
+
+template <bool kFetchModel, bool kObserved> void Hart::run_loop() {
+    while (cycle_ < limit_)
+        execute_one<kFetchModel, kObserved>();
 }
 
 void Hart::fetch_new_line() {
@@ -131,12 +138,16 @@ void Hart::run(uint64_t cycle_limit) {
     limit_ = cycle_limit;
     while (cycle_ < limit_) {
         try {
-            if (ifetch_)
-                while (cycle_ < limit_)
-                    execute_one<true>();
-            else
-                while (cycle_ < limit_)
-                    execute_one<false>();
+            if (observer_) [[unlikely]] {
+                if (ifetch_)
+                    run_loop<true, true>();
+                else
+                    run_loop<false, true>();
+            } else if (ifetch_) {
+                run_loop<true, false>();
+            } else {
+                run_loop<false, false>();
+            }
         } catch (const TrapSignal& t) {
             take_trap(t);
         }
@@ -147,10 +158,10 @@ void Hart::step() {
     if (stopped() || asleep_) return;
     limit_ = UINT64_MAX;
     try {
-        if (ifetch_)
-            execute_one<true>();
+        if (observer_)
+            ifetch_ ? execute_one<true, true>() : execute_one<false, true>();
         else
-            execute_one<false>();
+            ifetch_ ? execute_one<true, false>() : execute_one<false, false>();
     } catch (const TrapSignal& t) {
         take_trap(t);
     }

@@ -102,9 +102,19 @@ inline constexpr uint32_t kSimulatorStop = 0xffffffffu;
 inline constexpr uint32_t kSleep = 0xfffffffeu;
 } // namespace cause
 
+// Told of every instruction a hart retires (the profile and trace views). Nothing is observed, and nothing
+// costs, while no observer is attached: run() then takes its unobserved loop.
+class RetireObserver {
+  public:
+    virtual ~RetireObserver() = default;
+    // `pc` is the retired instruction's address; the hart's cycle and counters already include it.
+    virtual void retired(const Hart& hart, uint32_t pc) = 0;
+};
+
 class Hart {
   public:
     Hart(AddressMap& bus, HostInterface& host, const CoreTiming& timing, uint32_t hartid);
+    void set_retire_observer(RetireObserver* observer) { observer_ = observer; }
 
     // Architectural reset: pc, sp, and everything else zero (mcountinhibit to its CV32E40P reset value).
     void reset(uint32_t pc, uint32_t sp);
@@ -288,7 +298,9 @@ class Hart {
                     bool set_end, bool set_count);
 
   private:
-    template <bool kFetchModel> void execute_one();
+    template <bool kFetchModel, bool kObserved> void execute_one();
+    template <bool kFetchModel, bool kObserved> void run_loop();
+    RetireObserver* observer_ = nullptr;
     void fetch_new_line();
     uint32_t slow_load(uint32_t addr, unsigned size);
     void check_guards(uint32_t addr, unsigned size, bool write);

@@ -20,7 +20,7 @@ class ElfFile {
         // Non-blocking, so that a FIFO given as the program is refused instead of waited on.
         fd_ = ::open(path.c_str(), O_RDONLY | O_NONBLOCK);
         if (fd_ < 0) fail("cannot open file");
-        struct stat st {};
+        struct stat st{};
         if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) fail_in_constructor("not a regular file");
         elf_ = elf_begin(fd_, ELF_C_READ, nullptr);
         if (!elf_ || elf_kind(elf_) != ELF_K_ELF) fail_in_constructor("not an ELF file");
@@ -162,6 +162,15 @@ std::optional<uint32_t> ElfImage::symbol(const std::string& name) const {
     auto it = symbols_.find(name);
     if (it == symbols_.end()) return std::nullopt;
     return it->second;
+}
+
+std::pair<std::string, uint32_t> ElfImage::symbol_containing(uint32_t addr) const {
+    auto it = symbols_by_addr_.upper_bound(addr);
+    if (it == symbols_by_addr_.begin()) return {};
+    --it;
+    const auto& [name, size] = it->second;
+    if (size != 0 && addr - it->first >= size) return {};
+    return {name, it->first};
 }
 
 std::string ElfImage::describe_address(uint32_t addr) const {

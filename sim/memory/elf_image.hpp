@@ -31,6 +31,8 @@ class ElfImage {
     std::pair<uint32_t, uint32_t> code_range() const { return code_range_; }
     // The name of the function or object containing `addr`, for messages ("main+0x1c").
     std::string describe_address(uint32_t addr) const;
+    // The symbol containing `addr` and its start address; an empty name when none does.
+    std::pair<std::string, uint32_t> symbol_containing(uint32_t addr) const;
 
   private:
     std::string path_;

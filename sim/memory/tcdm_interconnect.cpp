@@ -68,9 +68,11 @@ void TcdmInterconnect::reset() {
 
 uint64_t TcdmInterconnect::BankReservations::reserve_wide(uint64_t cycle, bool dma, uint64_t floor,
                                                           uint64_t& waited_on_dma) {
-    auto words = [&] { return 1 + more.size() / 2; };
-    auto taken_word = [&](size_t w) -> uint64_t& { return w == 0 ? taken : more[2 * (w - 1)]; };
-    auto dma_word = [&](size_t w) -> uint64_t& { return w == 0 ? by_dma : more[2 * (w - 1) + 1]; };
+    if (!more) more = std::make_unique<std::vector<uint64_t>>();
+    std::vector<uint64_t>& words_after = *more;
+    auto words = [&] { return 1 + words_after.size() / 2; };
+    auto taken_word = [&](size_t w) -> uint64_t& { return w == 0 ? taken : words_after[2 * (w - 1)]; };
+    auto dma_word = [&](size_t w) -> uint64_t& { return w == 0 ? by_dma : words_after[2 * (w - 1) + 1]; };
     // Words wholly before the floor are never asked for again: drop them (back to one word if possible).
     auto drop_before_floor = [&] {
         if (floor <= start) return; // a lone core's run may have moved the start past today's floor
@@ -78,13 +80,13 @@ uint64_t TcdmInterconnect::BankReservations::reserve_wide(uint64_t cycle, bool d
         if (drop == 0) return;
         if (drop >= words()) { // all of it: start afresh at the floor
             taken = by_dma = 0;
-            more.clear();
+            words_after.clear();
             start = floor;
             return;
         }
         taken = taken_word(drop);
         by_dma = dma_word(drop);
-        more.erase(more.begin(), more.begin() + static_cast<std::ptrdiff_t>(2 * drop));
+        words_after.erase(words_after.begin(), words_after.begin() + static_cast<std::ptrdiff_t>(2 * drop));
         start += 64 * drop;
     };
     drop_before_floor();
@@ -110,11 +112,12 @@ uint64_t TcdmInterconnect::BankReservations::reserve_wide(uint64_t cycle, bool d
                                            "oldest cycle a request may still ask for ({})",
                                            granted, 64 * kMaxWords, start));
     while (slot / 64 >= words()) {
-        more.push_back(0);
-        more.push_back(0);
+        words_after.push_back(0);
+        words_after.push_back(0);
     }
     taken_word(slot / 64) |= uint64_t{1} << (slot % 64);
     dma_word(slot / 64) |= uint64_t{dma} << (slot % 64);
+    if (words_after.empty()) more.reset(); // back to one word
     return granted;
 }
 

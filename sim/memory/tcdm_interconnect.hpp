@@ -28,6 +28,7 @@
 #include <bit>
 #include <cassert>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace pulpsim {
@@ -116,13 +117,13 @@ class TcdmInterconnect {
         uint64_t start = 0;
         uint64_t taken = 0;
         uint64_t by_dma = 0;
-        std::vector<uint64_t> more;
+        std::unique_ptr<std::vector<uint64_t>> more; // null in the usual case: the struct stays small
 
         uint64_t reserve_first_free(uint64_t cycle, unsigned bank, bool dma, uint64_t floor,
                                     uint64_t& waited_on_dma) {
             if (cycle < start) [[unlikely]]
                 request_too_old(bank, cycle, start);
-            if (!more.empty()) [[unlikely]]
+            if (more) [[unlikely]]
                 return reserve_wide(cycle, dma, floor, waited_on_dma);
             const uint64_t offset = cycle - start;
             uint64_t granted = cycle;
