@@ -92,6 +92,7 @@ void Hart::fail(std::string message) {
 
 // The hot path: one instruction. Inlined into run(), where single-core simulation spends its time.
 // kFetchModel: an instruction cache is attached (the check costs about 5% when there is none).
+// kObserved: a RetireObserver is told of the instruction (the profile); false compiles it away.
 template <bool kFetchModel, bool kObserved> [[gnu::always_inline]] inline void Hart::execute_one() {
     [[maybe_unused]] const uint32_t pc = pc_;
     if (kFetchModel && (pc_ & fetch_line_mask_) != current_line_) [[unlikely]]

@@ -20,8 +20,7 @@ struct CoreTiming {
     unsigned fpu_addmul_latency = 0; // FPU_ADDMUL_LAT: extra cycles before an FP add/mul/fma result is usable
     unsigned fpu_other_latency = 0;  // FPU_OTHERS_LAT: comparisons, conversions, classify, moves
     unsigned fdiv_latency = 19;      // fdiv/fsqrt with an inexact result
-    unsigned fdiv_exact_latency =
-        6; // ... with an exact result of no fraction bits (fp_unit.hpp: divsqrt_cycles)
+    unsigned fdiv_exact_latency = 6; // exact, no fraction bits (fp_unit.hpp: divsqrt_cycles)
 };
 
 class Hart;
