@@ -20,17 +20,22 @@ void Profile::attach(Hart& hart) {
     c.last_cycle = hart.cycle();
     c.last_instret = hart.stats().instret();
     c.last_stalls = hart.stats().stall_cycles;
+    // A flat table over the code (a hash look-up per instruction costs several times more), unless the
+    // code is too large for one.
+    const auto [lo, hi] = elf_.code_range();
+    if (hi > lo && hi - lo <= kFlatCodeBytes) c.by_code_pc.resize((hi - lo) / 2 + 1);
     if (core_of_hartid_.size() <= hart.hartid()) core_of_hartid_.resize(hart.hartid() + 1, SIZE_MAX);
     core_of_hartid_[hart.hartid()] = cores_.size();
     cores_.push_back(std::move(c));
     hart.set_retire_observer(this);
 }
 
-Profile::Counters Profile::delta(CoreState& c) const {
+Profile::Counters Profile::delta(CoreState& c, bool retiring) const {
     const CoreStats& s = c.hart->stats();
     Counters d;
     d.cycles = c.hart->cycle() - c.last_cycle;
-    const uint64_t instret = s.instret();
+    // Summing the instruction counters costs more than the rest: a retirement is one instruction.
+    const uint64_t instret = retiring ? c.last_instret + 1 : s.instret();
     d.instructions = instret - c.last_instret;
     for (size_t i = 0; i < d.stalls.size(); ++i)
         d.stalls[i] = s.stall_cycles[i] - c.last_stalls[i];
@@ -44,7 +49,20 @@ void Profile::retired(const Hart& hart, uint32_t pc) {
     // The cycles since the previous retirement (this instruction's issue, the stalls before it, a sleep it
     // woke from) belong to this instruction.
     CoreState& c = cores_[core_of_hartid_[hart.hartid()]];
-    c.by_pc[pc].add(delta(c));
+    const uint32_t off = pc - elf_.code_range().first;
+    if (off / 2 < c.by_code_pc.size())
+        c.by_code_pc[off / 2].add(delta(c, true));
+    else
+        c.by_pc[pc].add(delta(c, true));
+}
+
+std::map<uint32_t, Profile::Counters> Profile::by_pc(const CoreState& c) const {
+    std::map<uint32_t, Counters> out(c.by_pc.begin(), c.by_pc.end());
+    const uint32_t lo = elf_.code_range().first;
+    for (size_t i = 0; i < c.by_code_pc.size(); ++i)
+        if (c.by_code_pc[i].cycles || c.by_code_pc[i].instructions)
+            out[lo + static_cast<uint32_t>(2 * i)].add(c.by_code_pc[i]);
+    return out;
 }
 
 std::vector<Profile::Function> Profile::functions() const {
@@ -53,8 +71,7 @@ std::vector<Profile::Function> Profile::functions() const {
     std::unordered_map<uint32_t, size_t> index; // function start -> position in out
     Function unknown{"?", 0, std::vector<Counters>(n), {}};
     for (size_t core = 0; core < n; ++core)
-        for (const auto& [pc, counters] :
-             std::map<uint32_t, Counters>(cores_[core].by_pc.begin(), cores_[core].by_pc.end())) {
+        for (const auto& [pc, counters] : by_pc(cores_[core])) {
             auto [name, start] = elf_.symbol_containing(pc);
             Function* f = &unknown;
             if (!name.empty()) {
@@ -73,7 +90,7 @@ std::vector<Profile::Function> Profile::functions() const {
     Function after{"(after the last instruction)", 0, std::vector<Counters>(n), {}};
     for (size_t core = 0; core < n; ++core) {
         CoreState c = cores_[core];
-        after.per_core[core] = delta(c);
+        after.per_core[core] = delta(c, false);
         after.total.add(after.per_core[core]);
     }
     if (after.total.cycles || after.total.instructions) out.push_back(std::move(after));

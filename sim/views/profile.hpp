@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
@@ -49,9 +50,13 @@ class Profile : public RetireObserver {
         uint64_t last_cycle = 0;
         uint64_t last_instret = 0;
         std::array<uint64_t, static_cast<size_t>(StallKind::Count)> last_stalls{};
-        std::unordered_map<uint32_t, Counters> by_pc;
+        std::vector<Counters> by_code_pc;             // pc in the ELF's code range: (pc - lo) / 2
+        std::unordered_map<uint32_t, Counters> by_pc; // elsewhere
     };
-    Counters delta(CoreState& c) const;
+    // Since the last call; `retiring`: one instruction retired meanwhile.
+    Counters delta(CoreState& c, bool retiring) const;
+    std::map<uint32_t, Counters> by_pc(const CoreState& c) const; // every pc that retired, in order
+    static constexpr uint32_t kFlatCodeBytes = 1u << 20;
 
     const ElfImage& elf_;
     std::vector<CoreState> cores_;
