@@ -130,7 +130,10 @@ bool Hart::csr_write(uint16_t a, uint32_t v) {
         fflags_ = v & 0x1f;
         frm_ = (v >> 5) & 7;
         return true;
-    case kMstatus: mstatus_ = (v & (0x88u | kFsMask)) | 0x1800u; return true;
+    case kMstatus:
+        mstatus_ = (v & (0x88u | kFsMask)) | 0x1800u;
+        if ((mstatus_ & kFsMask) != kFsDirty) gate_fp_instructions();
+        return true;
     case kTselect:
     case kTdata1:
     case kTdata2:

@@ -124,7 +124,7 @@ template <bool kFetchModel, bool kObserved> [[gnu::always_inline]] inline void H
     if constexpr (kObserved) observer_->retired(*this, pc);
 }
 
-template <bool kFetchModel, bool kObserved> void Hart::run_loop() {
+template <bool kFetchModel, bool kObserved> [[gnu::always_inline]] inline void Hart::run_loop() {
     while (cycle_ < limit_)
         execute_one<kFetchModel, kObserved>();
 }
@@ -215,6 +215,22 @@ void Hart::decode_at(DecodedInsn& slot, uint32_t pc) {
     uint32_t raw = lo;
     if ((lo & 3) == 3) raw |= fetch_parcel(pc + 2) << 16;
     slot = decode(raw, timing_);
+    if ((mstatus_ & kFsMask) != kFsDirty && is_fp_class(slot.cls)) [[unlikely]]
+        slot.exec = &Hart::fp_gate;
+}
+
+void Hart::fp_gate(Hart& h, const DecodedInsn& d) {
+    if ((h.mstatus_ & kFsMask) == 0) h.trap(cause::kIllegalInstruction, d.raw);
+    const DecodedInsn own = decode(d.raw, h.timing_);
+    own.exec(h, d);
+    // A store only reads the FP state; anything else writes a register or the flags.
+    if (d.cls != InsnClass::FpStore) h.mstatus_ |= kFsDirty;
+    if ((h.mstatus_ & kFsMask) == kFsDirty) const_cast<DecodedInsn&>(d).exec = own.exec;
+}
+
+void Hart::gate_fp_instructions() {
+    for (DecodedInsn& slot : decode_cache_)
+        if (slot.exec && is_fp_class(slot.cls)) slot.exec = &Hart::fp_gate;
 }
 
 const DecodedInsn& Hart::fetch_slow() {

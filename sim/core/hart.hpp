@@ -230,15 +230,19 @@ class Hart {
         cycle_ += cycles;
         stats_.stall_cycles[static_cast<size_t>(kind)] += cycles;
     }
-    // CV32E40P needs a second bus transaction when an access crosses a word boundary.
+    // CV32E40P needs a second bus transaction when an access crosses a word boundary: one more cycle.
     void misaligned_access_cost(uint32_t addr, unsigned size) {
         if ((addr & 3) + size > 4) add_stall(StallKind::MultiCycle, 1);
     }
-    // A load split that way delivers its data with the second transaction: an instruction using the result
-    // waits one cycle more than after an aligned load (cv32e40p_controller.sv: the misaligned stall, then
-    // the load-use stall). Called after the access, so that the bank arbitration keeps the first cycle.
-    void split_load_result_later(uint32_t addr, unsigned size) {
-        if ((addr & 3) + size > 4) ++issue_; // the result's ready cycle counts from issue_
+    // The same for a load, which delivers its data with the second transaction: an instruction using the
+    // result waits one cycle more than after an aligned load (cv32e40p_controller.sv: the misaligned stall,
+    // then the load-use stall). Returns what to add to issue_ after the access (from which the result's
+    // ready cycle counts), so that the bank arbitration keeps the first cycle.
+    unsigned split_load_cost(uint32_t addr, unsigned size) {
+        const unsigned split = (addr & 3) + size > 4;
+        if (split) [[unlikely]]
+            add_stall(StallKind::MultiCycle, 1);
+        return split;
     }
     // Taken branch / jump: redirect and pay the refetch penalty (one more for a misaligned 32-bit target).
     void jump_to(uint32_t target, unsigned penalty);
@@ -275,18 +279,16 @@ class Hart {
     void fence_i();
     // mstatus.FS (bits 14:13, CV32E40P with its FPU): Off makes every FP instruction and FP CSR access
     // illegal (cv32e40p_decoder.sv, fs_off_i); an instruction that writes FP registers or flags makes it
-    // Dirty (cv32e40p_cs_registers.sv), which mstatus.SD (bit 31) shows.
+    // Dirty (cv32e40p_cs_registers.sv), which mstatus.SD (bit 31) shows. Kept off the hot path: while FS is
+    // not Dirty, decoded FP instructions run through fp_gate, which checks, marks FS Dirty and points its
+    // decode-cache slot back to the instruction's own handler.
     static constexpr uint32_t kFsMask = 0x6000, kFsInitial = 0x2000, kFsDirty = 0x6000;
-    void fp_state_written(uint32_t raw) {
-        if ((mstatus_ & kFsMask) != kFsDirty) [[unlikely]] {
-            if ((mstatus_ & kFsMask) == 0) trap(cause::kIllegalInstruction, raw);
-            mstatus_ |= kFsDirty;
-        }
+    static bool is_fp_class(InsnClass c) {
+        return c == InsnClass::Fp || c == InsnClass::FpDivSqrt || c == InsnClass::FpLoad ||
+               c == InsnClass::FpStore;
     }
-    void fp_state_read(uint32_t raw) {
-        if ((mstatus_ & kFsMask) == 0) [[unlikely]]
-            trap(cause::kIllegalInstruction, raw);
-    }
+    static void fp_gate(Hart& h, const DecodedInsn& d);
+    void gate_fp_instructions();
 
     // Hardware loops (XCVhwlp).
     struct HwLoop {

@@ -101,14 +101,13 @@ void fcvt_s_wu(Hart& h, const DecodedInsn& d) {
 }
 
 void flw(Hart& h, const DecodedInsn& d) {
-    h.fp_state_written(d.raw);
     const U addr = h.x_[d.rs1] + static_cast<U>(d.imm);
-    h.misaligned_access_cost(addr, 4);
+    const unsigned later = h.split_load_cost(addr, 4);
     h.f_[d.rd] = h.load<uint32_t>(addr);
-    h.split_load_result_later(addr, 4);
+    if (later) [[unlikely]]
+        ++h.issue_;
 }
 void fsw(Hart& h, const DecodedInsn& d) {
-    h.fp_state_read(d.raw);
     const U addr = h.x_[d.rs1] + static_cast<U>(d.imm);
     h.misaligned_access_cost(addr, 4);
     h.store<uint32_t>(addr, h.f_[d.rs2]);

@@ -117,9 +117,10 @@ struct Geu {
 // ---- memory ----
 template <typename T> void load(Hart& h, const DecodedInsn& d) {
     const U addr = X(d.rs1) + static_cast<U>(d.imm);
-    h.misaligned_access_cost(addr, sizeof(T));
+    const unsigned later = h.split_load_cost(addr, sizeof(T));
     X(d.rd) = static_cast<U>(static_cast<std::conditional_t<std::is_signed_v<T>, S, U>>(h.load<T>(addr)));
-    h.split_load_result_later(addr, sizeof(T));
+    if (later) [[unlikely]]
+        ++h.issue_;
 }
 template <typename T> void store(Hart& h, const DecodedInsn& d) {
     const U addr = X(d.rs1) + static_cast<U>(d.imm);

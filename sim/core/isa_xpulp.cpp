@@ -24,9 +24,10 @@ using U = uint32_t;
 // ---- xcvmem, xcvelw ----
 
 template <typename T> U load_ext(Hart& h, U addr) {
-    h.misaligned_access_cost(addr, sizeof(T));
+    const unsigned later = h.split_load_cost(addr, sizeof(T));
     const U v = static_cast<U>(static_cast<std::conditional_t<std::is_signed_v<T>, S, U>>(h.load<T>(addr)));
-    h.split_load_result_later(addr, sizeof(T));
+    if (later) [[unlikely]]
+        ++h.issue_;
     return v;
 }
 

@@ -122,14 +122,13 @@ void fcvt_h_wu(Hart& h, const DecodedInsn& d) {
 }
 
 void flh(Hart& h, const DecodedInsn& d) {
-    h.fp_state_written(d.raw);
     const U addr = h.x_[d.rs1] + static_cast<U>(d.imm);
-    h.misaligned_access_cost(addr, 2);
+    const unsigned later = h.split_load_cost(addr, 2);
     h.f_[d.rd] = box(h.load<uint16_t>(addr));
-    h.split_load_result_later(addr, 2);
+    if (later) [[unlikely]]
+        ++h.issue_;
 }
 void fsh(Hart& h, const DecodedInsn& d) {
-    h.fp_state_read(d.raw);
     const U addr = h.x_[d.rs1] + static_cast<U>(d.imm);
     h.misaligned_access_cost(addr, 2);
     h.store<uint16_t>(addr, static_cast<uint16_t>(h.f_[d.rs2]));
