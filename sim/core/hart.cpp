@@ -49,6 +49,7 @@ void Hart::reset(uint32_t pc, uint32_t sp) {
     // MPP = M, the only privilege level modelled. FS starts Initial where CV32E40P resets it to Off: the
     // loader enables the FPU, so that programs built for qemu-riscv32's user mode run unchanged.
     mstatus_ = 0x1800 | kFsInitial;
+    gate_fp_instructions(); // FP instructions cached before the reset pass the FS gate again
     mie_ = mtvec_ = mscratch_ = mepc_ = mcause_ = mtval_ = 0;
     mcountinhibit_ = 0xFFFFFFFDu; // CV32E40P resets with every implemented counter inhibited
     mhpmevent_.fill(0);
