@@ -27,7 +27,7 @@ inline fp::Rounding rounding(Hart& h, const DecodedInsn& d) {
 
 // Every FP operation goes through an FPU: the core's own, blocked while its div/sqrt unit works, or one of
 // the cluster's shared FPUs, which other cores may hold.
-inline void issue(Hart& h, const DecodedInsn&, FpuOperation op) {
+inline void issue(Hart& h, FpuOperation op) {
     if (h.fpu_arbiter_) [[unlikely]]
         h.delay_issue(h.fpu_arbiter_->issue(h.hartid(), h.issue_, op, 0), StallKind::FpuContention);
     else
@@ -82,7 +82,7 @@ inline unsigned divsqrt_cycles(const CoreTiming& t, DivSqrtFormat f, bool is_sqr
 
 // fdiv/fsqrt in two steps around the computation: the private unit must be free before it starts; the
 // result takes `latency` cycles (divsqrt_cycles), and the unit stays busy until it is done.
-inline void divsqrt_begin(Hart& h, const DecodedInsn&) {
+inline void divsqrt_begin(Hart& h) {
     if (!h.fpu_arbiter_) h.delay_issue(h.fpu_free_, StallKind::FpuDependency);
     ++h.stats_.fp_writebacks;
 }
