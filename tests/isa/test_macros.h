@@ -54,6 +54,18 @@
     li t6, expected_bits;                                                                                    \
     bne t5, t6, fail;
 
+/* A trap handler `trap_handler` (aligned as mtvec requires its base) that records mcause in a5 and mtval in
+ * a6 and resumes after the trapping 32-bit instruction. */
+#define SKIPPING_TRAP_HANDLER                                                                                \
+    .balign 256;                                                                                             \
+    trap_handler:                                                                                            \
+    csrr a5, mcause;                                                                                         \
+    csrr a6, mtval;                                                                                          \
+    csrr t0, mepc;                                                                                           \
+    addi t0, t0, 4;                                                                                          \
+    csrw mepc, t0;                                                                                           \
+    mret;
+
 /* Loads an FP register from a bit pattern. */
 #define FLI(freg, bits_) li t5, bits_; fmv.w.x freg, t5
 
