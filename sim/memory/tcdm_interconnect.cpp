@@ -68,6 +68,7 @@ void TcdmInterconnect::reset() {
 
 uint64_t TcdmInterconnect::BankReservations::reserve_wide(uint64_t cycle, bool dma, uint64_t floor,
                                                           uint64_t& waited_on_dma) {
+    floor = std::min(floor, cycle); // a lone core's requests come in time order, at or after its own
     if (!more) more = std::make_unique<std::vector<uint64_t>>();
     std::vector<uint64_t>& words_after = *more;
     auto words = [&] { return 1 + words_after.size() / 2; };

@@ -83,7 +83,7 @@ class TcdmInterconnect {
         const unsigned bank = bank_of(addr);
         uint64_t waited_on_dma = 0;
         const uint64_t granted = reservations_[bank].reserve_first_free(
-            cycle, bank, port >= config_.first_dma_port, floor_ < cycle ? floor_ : cycle, waited_on_dma);
+            cycle, bank, port >= config_.first_dma_port, floor_, waited_on_dma);
         const uint64_t waited = granted - cycle;
         TcdmBankCounters& b = counters_.banks[bank];
         TcdmPortCounters& p = counters_.ports[port];
@@ -141,7 +141,7 @@ class TcdmInterconnect {
                 // Slide so that the new grant is the newest cycle kept, unless that drops cycles a later
                 // request may still ask for: then widen.
                 const uint64_t shift = slot - 63;
-                if (start + shift > floor) [[unlikely]]
+                if (start + shift > (floor < cycle ? floor : cycle)) [[unlikely]]
                     return reserve_wide(cycle, dma, floor, waited_on_dma);
                 taken = shift >= 64 ? 0 : taken >> shift;
                 by_dma = shift >= 64 ? 0 : by_dma >> shift;
