@@ -122,7 +122,9 @@ template <bool kFetchModel, bool kObserved> [[gnu::always_inline]] inline void H
     ++stats_.by_class_and_size[d.stat_index];
     if (hwloop_armed_) [[unlikely]]
         if (pc_ == hwloop_watch_[0] || pc_ == hwloop_watch_[1]) hwloop_wrap();
-    if constexpr (kObserved) observer_->retired(*this, pc);
+    if constexpr (kObserved)
+        for (RetireObserver* observer : observers_)
+            observer->retired(*this, pc);
 }
 
 template <bool kFetchModel, bool kObserved> [[gnu::always_inline]] inline void Hart::run_loop() {
@@ -140,7 +142,7 @@ void Hart::run(uint64_t cycle_limit) {
     limit_ = cycle_limit;
     while (cycle_ < limit_) {
         try {
-            if (observer_) [[unlikely]] {
+            if (!observers_.empty()) [[unlikely]] {
                 if (ifetch_)
                     run_loop<true, true>();
                 else
@@ -160,7 +162,7 @@ void Hart::step() {
     if (stopped() || asleep_) return;
     limit_ = UINT64_MAX;
     try {
-        if (observer_)
+        if (!observers_.empty())
             ifetch_ ? execute_one<true, true>() : execute_one<false, true>();
         else
             ifetch_ ? execute_one<true, false>() : execute_one<false, false>();

@@ -113,7 +113,8 @@ class RetireObserver {
 class Hart {
   public:
     Hart(AddressMap& bus, HostInterface& host, const CoreTiming& timing, uint32_t hartid);
-    void set_retire_observer(RetireObserver* observer) { observer_ = observer; }
+    // Several views may observe one hart; each is told of every retired instruction, in the order added.
+    void add_retire_observer(RetireObserver* observer) { observers_.push_back(observer); }
 
     // Architectural reset: pc, sp, and everything else zero (mcountinhibit to its CV32E40P reset value).
     void reset(uint32_t pc, uint32_t sp);
@@ -301,7 +302,7 @@ class Hart {
   private:
     template <bool kFetchModel, bool kObserved> void execute_one();
     template <bool kFetchModel, bool kObserved> void run_loop();
-    RetireObserver* observer_ = nullptr;
+    std::vector<RetireObserver*> observers_;
     void fetch_new_line();
     uint32_t slow_load(uint32_t addr, unsigned size);
     void check_guards(uint32_t addr, unsigned size, bool write);

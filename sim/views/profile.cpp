@@ -27,7 +27,7 @@ void Profile::attach(Hart& hart) {
     if (core_of_hartid_.size() <= hart.hartid()) core_of_hartid_.resize(hart.hartid() + 1, SIZE_MAX);
     core_of_hartid_[hart.hartid()] = cores_.size();
     cores_.push_back(std::move(c));
-    hart.set_retire_observer(this);
+    hart.add_retire_observer(this);
 }
 
 Profile::Counters Profile::delta(CoreState& c, bool retiring) const {
