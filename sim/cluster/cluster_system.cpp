@@ -112,7 +112,7 @@ ClusterMachine::ClusterMachine(const ElfImage& elf, const PlatformConfig& config
         return dma_->activity(cycle);
     });
     engine_ = std::make_unique<ClusterEngine>(raw, *events_, config_.engine.lookahead, dma_unit_.get(),
-                                              config_.dma.arbitration);
+                                              config_.dma.arbitration, config_.engine.reference_loop);
     engine_->set_tcdm(interconnect_.get());
 }
 

@@ -63,19 +63,19 @@ class ClusterMachine {
     uint64_t cycles() const { return engine_->cycle(); }
 
   private:
-    struct TcdmArbiter : DataArbiter {
+    struct TcdmArbiter final : DataArbiter {
         TcdmInterconnect* interconnect = nullptr;
         uint64_t grant(unsigned port, uint32_t addr, uint64_t cycle, bool is_write) override {
             return interconnect->request(port, addr, cycle, is_write);
         }
     };
-    struct SharedFpus : FpuArbiter {
+    struct SharedFpus final : FpuArbiter {
         FpuPool* pool = nullptr;
         uint64_t issue(unsigned core, uint64_t cycle, FpuOperation op, unsigned divsqrt_latency) override {
             const FpuOpKind kind = op == FpuOperation::AddMul  ? FpuOpKind::AddMul
                                    : op == FpuOperation::Other ? FpuOpKind::Other
                                                                : FpuOpKind::DivSqrt;
-            return pool->issue(core, cycle, kind, divsqrt_latency).start;
+            return pool->issue_start(core, cycle, kind, divsqrt_latency);
         }
     };
     void place_program();

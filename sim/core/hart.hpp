@@ -131,6 +131,9 @@ class Hart {
     void run(uint64_t cycle_limit);
     // Executes one instruction (or takes one trap, or falls asleep): for engines that interleave cores.
     void step();
+    // run() for a core the engine knows is awake and not stopped, inline (core/hart_loop.hpp): the lockstep
+    // engine calls it for every instruction.
+    inline void run_lockstep(uint64_t cycle_limit);
     bool asleep() const { return asleep_; }
     // What the current sleep counts as (Sleep or DmaWait).
     StallKind sleep_kind() const { return sleep_kind_; }
