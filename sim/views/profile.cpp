@@ -112,29 +112,42 @@ void Profile::retired(const Hart& hart, uint32_t pc) {
         c.by_pc[pc].add(delta(c, true));
 }
 
-std::map<uint32_t, Profile::Counters> Profile::by_pc(const CoreState& c) const {
-    std::map<uint32_t, Counters> out(c.by_pc.begin(), c.by_pc.end());
+Profile::RetiredPcs Profile::retired_pcs() const {
+    RetiredPcs out;
     const uint32_t lo = elf_.code_range().first;
-    for (size_t i = 0; i < c.by_code_pc.size(); ++i)
-        if (c.by_code_pc[i].cycles || c.by_code_pc[i].instructions)
-            out[lo + static_cast<uint32_t>(2 * i)].add(c.by_code_pc[i]);
+    for (const CoreState& c : cores_) {
+        // The flat table is in pc order and the other pcs lie outside it.
+        auto& pcs = out.emplace_back(c.by_pc.begin(), c.by_pc.end());
+        for (size_t i = 0; i < c.by_code_pc.size(); ++i)
+            if (c.by_code_pc[i].cycles || c.by_code_pc[i].instructions)
+                pcs.emplace_back(lo + static_cast<uint32_t>(2 * i), c.by_code_pc[i]);
+        if (!c.by_pc.empty())
+            std::sort(pcs.begin(), pcs.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    }
     return out;
 }
 
 std::vector<Profile::Counters> Profile::after_last_instruction() const {
     std::vector<Counters> out;
-    for (CoreState c : cores_) // a copy: delta() moves its marks
-        out.push_back(delta(c, false));
+    for (const CoreState& c : cores_) {
+        // The marks only, not the tables: delta() moves them.
+        CoreState marks;
+        marks.hart = c.hart;
+        marks.last_cycle = c.last_cycle;
+        marks.last_instret = c.last_instret;
+        marks.last_stalls = c.last_stalls;
+        out.push_back(delta(marks, false));
+    }
     return out;
 }
 
-std::vector<Profile::Function> Profile::functions() const {
+std::vector<Profile::Function> Profile::functions(const RetiredPcs& retired) const {
     const size_t n = cores_.size();
     std::vector<Function> out;
     std::unordered_map<uint32_t, size_t> index; // function start -> position in out
     Function unknown{"?", 0, std::vector<Counters>(n), {}};
     for (size_t core = 0; core < n; ++core)
-        for (const auto& [pc, counters] : by_pc(cores_[core])) {
+        for (const auto& [pc, counters] : retired[core]) {
             auto [name, start] = elf_.symbol_containing(pc);
             Function* f = &unknown;
             if (!name.empty()) {
@@ -157,28 +170,33 @@ std::vector<Profile::Function> Profile::functions() const {
     return out;
 }
 
-std::vector<Profile::Line> Profile::lines() const {
+std::vector<Profile::Line> Profile::lines(const RetiredPcs& retired) const {
     const size_t n = cores_.size();
     std::vector<Line> out;
     // (function start, inside a symbol, file index or none, line) -> position in out
     std::map<std::tuple<uint32_t, bool, uint32_t, uint32_t>, size_t> index;
+    std::unordered_map<uint32_t, size_t> row_of_pc; // the cores share their code: each pc is resolved once
     for (size_t core = 0; core < n; ++core)
-        for (const auto& [pc, counters] : by_pc(cores_[core])) {
-            const auto [name, start] = elf_.symbol_containing(pc);
-            const std::optional<SourceLines::Location> where =
-                source_lines_ ? source_lines_->find(pc) : std::nullopt;
-            const auto key = std::make_tuple(name.empty() ? 0 : start, !name.empty(),
-                                             where ? where->file : UINT32_MAX, where ? where->line : 0);
-            auto [it, fresh] = index.try_emplace(key, out.size());
-            if (fresh)
-                out.push_back({name.empty() ? "?" : name,
-                               name.empty() ? 0 : start,
-                               where ? source_lines_->files()[where->file] : "?",
-                               where ? where->line : 0,
-                               std::vector<Counters>(n),
-                               {}});
-            out[it->second].per_core[core].add(counters);
-            out[it->second].total.add(counters);
+        for (const auto& [pc, counters] : retired[core]) {
+            auto [row, unresolved] = row_of_pc.try_emplace(pc, 0);
+            if (unresolved) {
+                const auto [name, start] = elf_.symbol_containing(pc);
+                const std::optional<SourceLines::Location> where =
+                    source_lines_ ? source_lines_->find(pc) : std::nullopt;
+                const auto key = std::make_tuple(name.empty() ? 0 : start, !name.empty(),
+                                                 where ? where->file : UINT32_MAX, where ? where->line : 0);
+                auto [it, fresh] = index.try_emplace(key, out.size());
+                if (fresh)
+                    out.push_back({name.empty() ? "?" : name,
+                                   name.empty() ? 0 : start,
+                                   where ? source_lines_->files()[where->file] : "?",
+                                   where ? where->line : 0,
+                                   std::vector<Counters>(n),
+                                   {}});
+                row->second = it->second;
+            }
+            out[row->second].per_core[core].add(counters);
+            out[row->second].total.add(counters);
         }
     std::sort(out.begin(), out.end(), [](const Line& a, const Line& b) {
         if (a.total.cycles != b.total.cycles) return a.total.cycles > b.total.cycles;
@@ -196,14 +214,15 @@ std::string Profile::no_lines_note() const {
 }
 
 void Profile::print(std::ostream& os, const PrintOptions& options) const {
-    const std::vector<Function> fs = functions();
+    const RetiredPcs retired = retired_pcs();
+    const std::vector<Function> fs = functions(retired);
     print_functions(os, fs, options.top);
     if (!options.lines && !options.annotate) return;
     if (!source_lines_ || source_lines_->empty())
         os << "\n" << no_lines_note() << "\n";
     else if (options.lines)
-        print_lines(os, options.top);
-    if (options.annotate) print_annotated(os, fs, options.instruction_text);
+        print_lines(os, lines(retired), options.top);
+    if (options.annotate) print_annotated(os, fs, retired, options.instruction_text);
 }
 
 void Profile::print_functions(std::ostream& os, const std::vector<Function>& fs, size_t top) const {
@@ -226,8 +245,7 @@ void Profile::print_functions(std::ostream& os, const std::vector<Function>& fs,
         os << fmt::format("({} more functions in --profile-json)\n", fs.size() - shown);
 }
 
-void Profile::print_lines(std::ostream& os, size_t top) const {
-    const std::vector<Line> ls = lines();
+void Profile::print_lines(std::ostream& os, const std::vector<Line>& ls, size_t top) const {
     uint64_t all = 0;
     for (const Line& l : ls)
         all += l.total.cycles;
@@ -248,7 +266,7 @@ void Profile::print_lines(std::ostream& os, size_t top) const {
     if (top && ls.size() > shown) os << fmt::format("({} more lines in --profile-json)\n", ls.size() - shown);
 }
 
-void Profile::print_annotated(std::ostream& os, const std::vector<Function>& fs,
+void Profile::print_annotated(std::ostream& os, const std::vector<Function>& fs, const RetiredPcs& retired,
                               const InstructionText& text) const {
     auto hottest = std::find_if(fs.begin(), fs.end(), [](const Function& f) {
         return f.name != "?" && f.name != kAfterLast && f.total.instructions > 0;
@@ -257,8 +275,8 @@ void Profile::print_annotated(std::ostream& os, const std::vector<Function>& fs,
     // Every instruction of the function, retired or not: the symbol's extent walked by instruction length
     // (the retired addresses too, should data sit among the instructions).
     std::map<uint32_t, Counters> rows;
-    for (const CoreState& c : cores_)
-        for (const auto& [pc, counters] : by_pc(c)) {
+    for (const auto& pcs : retired)
+        for (const auto& [pc, counters] : pcs) {
             const auto [name, start] = elf_.symbol_containing(pc);
             if (!name.empty() && start == hottest->start) rows[pc].add(counters);
         }
@@ -315,7 +333,8 @@ nlohmann::ordered_json Profile::json() const {
         return cores;
     };
     nlohmann::ordered_json functions = nlohmann::ordered_json::array();
-    for (const Function& f : this->functions()) {
+    const RetiredPcs retired = retired_pcs();
+    for (const Function& f : this->functions(retired)) {
         nlohmann::ordered_json j = {{"function", f.name}, {"address", fmt::format("{:#010x}", f.start)}};
         j["total"] = counters_json(f.total);
         j["cores"] = cores_json(f.per_core);
@@ -325,7 +344,7 @@ nlohmann::ordered_json Profile::json() const {
     if (!source_lines_) return out;
     nlohmann::ordered_json lines = nlohmann::ordered_json::array();
     if (!source_lines_->empty())
-        for (const Line& l : this->lines()) {
+        for (const Line& l : this->lines(retired)) {
             nlohmann::ordered_json j = {{"file", l.file}, {"line", l.line}, {"function", l.function}};
             j["total"] = counters_json(l.total);
             j["cores"] = cores_json(l.per_core);

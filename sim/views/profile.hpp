@@ -62,9 +62,9 @@ class Profile : public RetireObserver {
 
     // After the run: the functions, most cycles first, with the cycles each core spent after its last
     // retired instruction as the last row.
-    std::vector<Function> functions() const;
+    std::vector<Function> functions() const { return functions(retired_pcs()); }
     // After the run, with source lines: the lines, most cycles first, and the same last row as functions().
-    std::vector<Line> lines() const;
+    std::vector<Line> lines() const { return lines(retired_pcs()); }
     size_t cores() const { return cores_.size(); }
     // A program without line tables gets one note in place of the per-line views.
     void print(std::ostream& os, const PrintOptions& options) const;
@@ -83,12 +83,16 @@ class Profile : public RetireObserver {
     };
     // Since the last call; `retiring`: one instruction retired meanwhile.
     Counters delta(CoreState& c, bool retiring) const;
-    std::map<uint32_t, Counters> by_pc(const CoreState& c) const; // every pc that retired, in order
+    // Per core, every pc that retired, in order: gathered once for all the tables of one print.
+    using RetiredPcs = std::vector<std::vector<std::pair<uint32_t, Counters>>>;
+    RetiredPcs retired_pcs() const;
+    std::vector<Function> functions(const RetiredPcs& retired) const;
+    std::vector<Line> lines(const RetiredPcs& retired) const;
     // Per core, what it did after its last retired instruction.
     std::vector<Counters> after_last_instruction() const;
     void print_functions(std::ostream& os, const std::vector<Function>& fs, size_t top) const;
-    void print_lines(std::ostream& os, size_t top) const;
-    void print_annotated(std::ostream& os, const std::vector<Function>& fs,
+    void print_lines(std::ostream& os, const std::vector<Line>& ls, size_t top) const;
+    void print_annotated(std::ostream& os, const std::vector<Function>& fs, const RetiredPcs& retired,
                          const InstructionText& text) const;
     std::string no_lines_note() const;
     static constexpr uint32_t kFlatCodeBytes = 1u << 20;
