@@ -18,11 +18,11 @@ double share(uint64_t part, uint64_t all) {
     return all ? 100.0 * static_cast<double>(part) / static_cast<double>(all) : 0.0;
 }
 
-void print_counter_header(std::ostream& os) {
-    os << fmt::format(" {:>12} {:>7} {:>12}", "cycles", "share", "instret");
+std::string counter_header() {
+    std::string out = fmt::format(" {:>12} {:>7} {:>12}", "cycles", "share", "instret");
     for (size_t k = 0; k < static_cast<size_t>(StallKind::Count); ++k)
-        os << fmt::format(" {:>9.9}", stall_name(static_cast<StallKind>(k)));
-    os << "\n";
+        out += fmt::format(" {:>9.9}", stall_name(static_cast<StallKind>(k)));
+    return out;
 }
 
 std::string counters_text(const Profile::Counters& c, uint64_t all) {
@@ -232,8 +232,7 @@ void Profile::print_functions(std::ostream& os, const std::vector<Function>& fs,
     os << fmt::format("\nprofile: cycles per function, {} core{}{}\n", cores_.size(),
                       cores_.size() == 1 ? "" : "s",
                       cores_.size() == 1 ? "" : " summed (--profile-json for each core)");
-    os << fmt::format("{:<32}", "function");
-    print_counter_header(os);
+    os << fmt::format("{:<32}", "function") << counter_header() << "\n";
     size_t shown = 0;
     for (const Function& f : fs) {
         if (top && shown >= top && f.name != kAfterLast) continue;
@@ -251,8 +250,7 @@ void Profile::print_lines(std::ostream& os, const std::vector<Line>& ls, size_t 
         all += l.total.cycles;
     os << fmt::format("\nprofile: cycles per source line, {} core{}\n", cores_.size(),
                       cores_.size() == 1 ? "" : "s summed");
-    os << fmt::format("{:<40} {:<24}", "source line", "function");
-    print_counter_header(os);
+    os << fmt::format("{:<40} {:<24}", "source line", "function") << counter_header() << "\n";
     size_t shown = 0;
     for (const Line& l : ls) {
         if (top && shown >= top && l.function != kAfterLast) continue;
@@ -283,7 +281,6 @@ void Profile::print_annotated(std::ostream& os, const std::vector<Function>& fs,
     const uint32_t size = elf_.symbol_size(hottest->start);
     const uint32_t end =
         size ? hottest->start + size : (rows.empty() ? hottest->start : rows.rbegin()->first + 2);
-    std::map<uint32_t, uint32_t> encodings; // address -> encoding
     auto encoding_at = [&](uint32_t pc) -> std::optional<uint32_t> {
         std::array<uint8_t, 4> b{};
         if (!elf_.read(pc, std::span(b).first(2))) return std::nullopt;
@@ -301,7 +298,7 @@ void Profile::print_annotated(std::ostream& os, const std::vector<Function>& fs,
                       cores_.size() == 1 ? "" : "s summed");
     os << fmt::format("{:<10} {:<10}", "address", "encoding");
     if (text) os << fmt::format(" {:<32}", "instruction");
-    print_counter_header(os);
+    os << counter_header() << "  source line\n";
     for (const auto& [pc, counters] : rows) {
         const std::optional<uint32_t> enc = encoding_at(pc);
         std::string shown_enc = "?";
