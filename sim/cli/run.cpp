@@ -1,5 +1,6 @@
 // pulpsim run: one program on one platform, and its report.
 #include <boost/program_options.hpp>
+#include <chrono>
 #include <cstdio>
 #include <fmt/format.h>
 #include <iostream>
@@ -16,6 +17,7 @@
 #include "cluster/report.hpp"
 #include "memory/elf_image.hpp"
 #include "views/profile.hpp"
+#include "views/source_lines.hpp"
 
 namespace po = boost::program_options;
 
@@ -40,8 +42,10 @@ int command_run(const std::vector<std::string>& args) {
         "report-json", po::value(&json_path)->value_name("FILE"), "write the report as JSON to FILE")(
         "report-csv", po::value(&csv_path)->value_name("FILE"),
         "write the report as CSV to FILE")("profile", "print cycles, instructions and stalls per function")(
+        "profile-lines", "--profile, then the same per source line (the ELF's DWARF line tables)")(
+        "profile-annotate", "--profile, then the hottest function instruction by instruction")(
         "profile-json", po::value(&profile_json)->value_name("FILE"),
-        "write the per-function profile, per core and summed, as JSON to FILE")(
+        "write the per-function and per-line profile, per core and summed, as JSON to FILE")(
         "console-addr", po::value(&console)->value_name("ADDR"),
         "memory-mapped console: a store to ADDR prints its low byte")(
         "exit-addr", po::value(&exit_addr)->value_name("ADDR"),
@@ -125,8 +129,21 @@ int command_run(const std::vector<std::string>& args) {
     pulpsim::RunOutcome outcome;
     pulpsim::RunView view;
     // Attached only when asked for: the cores then run their observed loop.
+    const bool print_profile =
+        vm.count("profile") || vm.count("profile-lines") || vm.count("profile-annotate");
+    std::optional<pulpsim::SourceLines> source_lines;
+    if (vm.count("profile-lines") || vm.count("profile-annotate") || vm.count("profile-json")) {
+        const auto start = std::chrono::steady_clock::now();
+        source_lines = pulpsim::SourceLines::load(program);
+        if (source_lines->empty())
+            spdlog::info("{}: no line tables ({})", program, source_lines->why_empty());
+        spdlog::info(
+            "{}: line tables read in {:.2f} ms", program,
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    }
     std::optional<pulpsim::Profile> profile;
-    if (vm.count("profile") || vm.count("profile-json")) profile.emplace(elf);
+    if (print_profile || vm.count("profile-json"))
+        profile.emplace(elf, source_lines ? &*source_lines : nullptr);
     std::unique_ptr<pulpsim::BareSystem> bare_system;
     std::unique_ptr<pulpsim::ClusterSystem> cluster_system;
     if (bare) {
@@ -176,7 +193,12 @@ int command_run(const std::vector<std::string>& args) {
                                  "\n");
     pulpsim::write_files_atomically(reports);
     if (!vm.count("quiet")) pulpsim::print_report_table(std::cout, view, outcome);
-    if (vm.count("profile")) profile->print(std::cout);
+    if (print_profile) {
+        pulpsim::Profile::PrintOptions options;
+        options.lines = vm.count("profile-lines") > 0;
+        options.annotate = vm.count("profile-annotate") > 0;
+        profile->print(std::cout, options);
+    }
     if (outcome.kind != pulpsim::RunOutcome::Kind::Exit)
         spdlog::error("{}", pulpsim::printable(program + ": " + outcome.message));
     return outcome.exit_status;
