@@ -138,17 +138,15 @@ class TcdmInterconnect {
             }
             uint64_t slot = granted - start;
             if (slot >= 64) {
-                // Slide the window to start at the oldest cycle a request may still ask for, so that the
-                // requests of the next cycles land in it without sliding again; widen when the grant lies
-                // further ahead of that cycle than one word holds.
-                const uint64_t oldest = floor < cycle ? floor : cycle;
-                if (granted - oldest >= 64) [[unlikely]]
+                // Slide so that the new grant is the newest cycle kept, unless that drops cycles a later
+                // request may still ask for: then widen.
+                const uint64_t shift = slot - 63;
+                if (start + shift > (floor < cycle ? floor : cycle)) [[unlikely]]
                     return reserve_wide(cycle, dma, floor, waited_on_dma);
-                const uint64_t shift = oldest - start; // >= slot - 63 > 0
                 taken = shift >= 64 ? 0 : taken >> shift;
                 by_dma = shift >= 64 ? 0 : by_dma >> shift;
-                start = oldest;
-                slot = granted - start;
+                start += shift;
+                slot = 63;
             }
             taken |= uint64_t{1} << slot;
             by_dma |= uint64_t{dma} << slot;
