@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <type_traits>
 
 #include "core/decoder.hpp"
 
@@ -93,7 +94,7 @@ void Hart::fail(std::string message) {
 
 // The hot path: one instruction. Inlined into run(), where single-core simulation spends its time.
 // kFetchModel: an instruction cache is attached (the check costs about 5% when there is none).
-// kObserved: a RetireObserver is told of the instruction (the profile); false compiles it away.
+// kObserved: RetireObservers are told of the instruction (the views); false compiles it away.
 template <bool kFetchModel, bool kObserved> [[gnu::always_inline]] inline void Hart::execute_one() {
     [[maybe_unused]] const uint32_t pc = pc_;
     if (kFetchModel && (pc_ & fetch_line_mask_) != current_line_) [[unlikely]]
@@ -115,6 +116,9 @@ template <bool kFetchModel, bool kObserved> [[gnu::always_inline]] inline void H
     issue_ = cycle_;
     next_pc_ = pc_ + d.len;
     cycle_ += d.cost;
+    // Observers get a copy: fence.i and self-modifying stores clear the decode-cache slot d refers to.
+    [[maybe_unused]] std::conditional_t<kObserved, DecodedInsn, char> seen{};
+    if constexpr (kObserved) seen = d;
     d.exec(*this, d);
     ready_[d.dst] = (issue_ << 2) + d.ready_code;
     x_[0] = 0;
@@ -124,7 +128,7 @@ template <bool kFetchModel, bool kObserved> [[gnu::always_inline]] inline void H
         if (pc_ == hwloop_watch_[0] || pc_ == hwloop_watch_[1]) hwloop_wrap();
     if constexpr (kObserved)
         for (RetireObserver* observer : observers_)
-            observer->retired(*this, pc);
+            observer->retired(*this, pc, seen);
 }
 
 template <bool kFetchModel, bool kObserved> [[gnu::always_inline]] inline void Hart::run_loop() {
@@ -137,16 +141,22 @@ void Hart::fetch_new_line() {
     if (const unsigned wait = ifetch_->fetch_line(hartid_, pc_)) add_stall(StallKind::ICacheMiss, wait);
 }
 
+// Out of line, so that what the observed loops need (a copy of each instruction) costs the unobserved loops
+// in run() nothing, not even registers.
+[[gnu::noinline]] void Hart::run_observed() {
+    if (ifetch_)
+        run_loop<true, true>();
+    else
+        run_loop<false, true>();
+}
+
 void Hart::run(uint64_t cycle_limit) {
     if (stopped() || asleep_) return;
     limit_ = cycle_limit;
     while (cycle_ < limit_) {
         try {
             if (!observers_.empty()) [[unlikely]] {
-                if (ifetch_)
-                    run_loop<true, true>();
-                else
-                    run_loop<false, true>();
+                run_observed();
             } else if (ifetch_) {
                 run_loop<true, false>();
             } else {
