@@ -52,11 +52,11 @@ std::vector<bool> parse_core_list(const std::string& option, const std::string& 
         const size_t comma = std::min(text.find(',', start), text.size());
         const std::string item = text.substr(start, comma - start);
         const size_t dash = item.find('-');
+        const std::string first = item.substr(0, dash);
+        const std::string last = dash == std::string::npos ? first : item.substr(dash + 1);
         uint64_t lo = 0, hi = 0;
-        const bool ok = dash == std::string::npos
-                            ? parse_uint(item, lo) && (hi = lo, true)
-                            : parse_uint(item.substr(0, dash), lo) && parse_uint(item.substr(dash + 1), hi);
-        if (!ok) throw bad(fmt::format("'{}' is not a core or a range of cores such as 3-5", item));
+        if (!parse_uint(first, lo) || !parse_uint(last, hi))
+            throw bad(fmt::format("'{}' is not a core or a range of cores such as 3-5", item));
         if (hi < lo) throw bad(fmt::format("the range {} is empty", item));
         if (hi >= cores)
             throw bad(fmt::format("core {} does not exist ({} core{}: 0 to {})", hi, cores,
