@@ -15,9 +15,12 @@
 #include "cluster/cluster_system.hpp"
 #include "cluster/platform_config.hpp"
 #include "cluster/report.hpp"
+#include "core/disassembler.hpp"
 #include "memory/elf_image.hpp"
 #include "views/profile.hpp"
 #include "views/source_lines.hpp"
+#include "views/trace.hpp"
+#include "views/view_filter.hpp"
 
 namespace po = boost::program_options;
 
@@ -31,7 +34,8 @@ int command_run(const std::vector<std::string>& args) {
     std::string platform_file;
     std::vector<std::string> sets, symbols;
     std::string max_cycles = "10000000000", quantum, console, exit_addr, json_path, csv_path, memory_map,
-                profile_json;
+                profile_json, trace_path, trace_cores, trace_window;
+    std::vector<std::string> trace_regions;
     std::string log_level = "warn";
     desc.add_options()("help,h", "show this help")(
         "platform", po::value(&platform_file)->value_name("FILE"),
@@ -46,6 +50,16 @@ int command_run(const std::vector<std::string>& args) {
         "profile-annotate", "--profile, then the hottest function instruction by instruction")(
         "profile-json", po::value(&profile_json)->value_name("FILE"),
         "write the per-function and per-line profile, per core and summed, as JSON to FILE")(
+        "trace", po::value(&trace_path)->value_name("FILE"),
+        "write one line per retired instruction to FILE as the run goes: the cycle it issued, core, pc, "
+        "function+offset, encoding, instruction, what it wrote, the stall cycles charged to it. FILE is "
+        "created once every option has been checked; after a simulation error it holds the lines traced "
+        "up to the error")("trace-cores", po::value(&trace_cores)->value_name("LIST"),
+                           "trace only these cores, e.g. 0,3-5 (default: all)")(
+        "trace-window", po::value(&trace_window)->value_name("FROM:TO"),
+        "trace only the instructions issued in cycles FROM <= c < TO (FROM: or :TO leave one end open)")(
+        "trace-region", po::value(&trace_regions)->value_name("NAME")->composing(),
+        "trace only while the perf region NAME is open (repeatable)")(
         "console-addr", po::value(&console)->value_name("ADDR"),
         "memory-mapped console: a store to ADDR prints its low byte")(
         "exit-addr", po::value(&exit_addr)->value_name("ADDR"),
@@ -123,7 +137,17 @@ int command_run(const std::vector<std::string>& args) {
     // A report path that cannot take a file is bad input, found before the run rather than after it.
     for (const char* option : {"report-json", "report-csv", "profile-json"})
         if (vm.count(option)) pulpsim::check_output_path(vm[option].as<std::string>());
+    const bool tracing = vm.count("trace") > 0;
+    if (tracing) pulpsim::Trace::check_path(trace_path);
+    if (!tracing)
+        for (const char* option : {"trace-cores", "trace-window", "trace-region"})
+            if (vm.count(option))
+                throw UsageError(fmt::format("--{} filters the trace: it needs --trace FILE", option));
+    const pulpsim::CycleWindow window = vm.count("trace-window")
+                                            ? pulpsim::CycleWindow::parse("--trace-window", trace_window)
+                                            : pulpsim::CycleWindow{};
     const pulpsim::ElfImage elf = pulpsim::ElfImage::load(program);
+    pulpsim::check_region_names("--trace-region", trace_regions, elf);
     spdlog::info("{}: entry {:#010x}, {} segments", program, elf.entry(), elf.segments().size());
 
     pulpsim::RunOutcome outcome;
@@ -144,6 +168,20 @@ int command_run(const std::vector<std::string>& args) {
     std::optional<pulpsim::Profile> profile;
     if (print_profile || vm.count("profile-json"))
         profile.emplace(elf, source_lines ? &*source_lines : nullptr);
+    std::optional<pulpsim::ViewFilter> trace_filter;
+    std::optional<pulpsim::Trace> trace;
+    // The cores exist once the platform is built: the filter is made then, the file opened just before the
+    // run.
+    auto make_trace = [&](unsigned cores, pulpsim::HostServices& host) {
+        if (!tracing) return;
+        trace_filter.emplace(window,
+                             vm.count("trace-cores")
+                                 ? pulpsim::parse_core_list("--trace-cores", trace_cores, cores)
+                                 : std::vector<bool>{},
+                             trace_regions);
+        if (!trace_regions.empty()) trace_filter->follow_regions(host);
+        trace.emplace(elf, *trace_filter);
+    };
     std::unique_ptr<pulpsim::BareSystem> bare_system;
     std::unique_ptr<pulpsim::ClusterSystem> cluster_system;
     if (bare) {
@@ -160,6 +198,11 @@ int command_run(const std::vector<std::string>& args) {
         if (!memory_map.empty()) options.memory_map = pulpsim::parse_memory_map(memory_map);
         bare_system = std::make_unique<pulpsim::BareSystem>("bare", elf, options);
         if (profile) profile->attach(bare_system->machine().hart());
+        make_trace(1, bare_system->machine().host());
+        if (trace) {
+            trace->attach(bare_system->machine().hart());
+            trace->open(trace_path);
+        }
         sc_core::sc_start();
         outcome = bare_system->outcome();
         view = pulpsim::run_view(bare_system->machine());
@@ -173,12 +216,23 @@ int command_run(const std::vector<std::string>& args) {
         if (profile)
             for (const auto& hart : cluster_system->machine().harts())
                 profile->attach(*hart);
+        make_trace(static_cast<unsigned>(cluster_system->machine().harts().size()),
+                   cluster_system->machine().host());
+        if (trace) {
+            for (const auto& hart : cluster_system->machine().harts())
+                trace->attach(*hart);
+            trace->open(trace_path);
+        }
         sc_core::sc_start();
         outcome = cluster_system->outcome();
         view = pulpsim::run_view(cluster_system->machine());
     }
     if (show_progress && outcome.host_seconds >= 2) std::fprintf(stderr, "\r%60s\r", "");
     std::fflush(stdout);
+    if (trace)
+        trace->close(outcome.kind == pulpsim::RunOutcome::Kind::Exit
+                         ? std::string()
+                         : fmt::format("the run stopped: {}", pulpsim::printable(outcome.message)));
 
     std::vector<std::pair<std::string, std::string>> reports;
     if (vm.count("report-json"))
@@ -197,6 +251,9 @@ int command_run(const std::vector<std::string>& args) {
         pulpsim::Profile::PrintOptions options;
         options.lines = vm.count("profile-lines") > 0;
         options.annotate = vm.count("profile-annotate") > 0;
+        options.instruction_text = [](uint32_t pc, uint32_t encoding) {
+            return pulpsim::disassemble(encoding, pc);
+        };
         profile->print(std::cout, options);
     }
     if (outcome.kind != pulpsim::RunOutcome::Kind::Exit)

@@ -50,6 +50,7 @@ class ClusterMachine {
 
     const std::vector<std::unique_ptr<Hart>>& harts() const { return harts_; }
     const HostServices& host() const { return host_; }
+    HostServices& host() { return host_; }
     const TcdmInterconnect& tcdm() const { return *interconnect_; }
     const EventUnit& event_unit() const { return *events_; }
     const FpuPool& fpu_pool() const { return *fpus_; }

@@ -139,6 +139,8 @@ void HostServices::region_begin(Hart& h, const std::string& name, uint64_t macs)
     OpenRegion r{index, macs, {h.issue_, region_stats(h)}, {}, dma_waits(h)};
     if (dma_probe_) r.dma = dma_probe_(h.issue_);
     open_.push_back(std::move(r));
+    for (RegionListener* listener : region_listeners_)
+        listener->region_entered(name, h);
 }
 
 void HostServices::region_end(Hart& h) {
@@ -163,6 +165,8 @@ void HostServices::region_end(Hart& h) {
     for (size_t i = 0; i < waits.size() && i < r.dma_wait.size(); ++i)
         exposed = std::max(exposed, waits[i] - r.dma_wait[i]);
     rec.dma_exposed_cycles += exposed;
+    for (RegionListener* listener : region_listeners_)
+        listener->region_left(rec.name, h);
 }
 
 void HostServices::close_open_regions(Hart& h) {

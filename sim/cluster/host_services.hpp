@@ -41,6 +41,15 @@ struct RegionRecord {
     uint64_t dma_exposed_cycles = 0; // DMA-wait cycles of the core that waited longest
 };
 
+// Told when a perf region opens or closes (views that show only what happens inside regions). `hart` is
+// the core whose host call (or exit) did it, in the middle of that instruction.
+class RegionListener {
+  public:
+    virtual ~RegionListener() = default;
+    virtual void region_entered(const std::string& name, const Hart& hart) = 0;
+    virtual void region_left(const std::string& name, const Hart& hart) = 0;
+};
+
 class HostServices : public HostInterface {
   public:
     // Console output goes to the host's stdout/stderr unless captured (tests).
@@ -58,6 +67,8 @@ class HostServices : public HostInterface {
     void count_regions_over(std::vector<const Hart*> harts) { region_harts_ = std::move(harts); }
     // Regions also record the DMA's activity, sampled up to the cycle a region begins and ends.
     void probe_dma(std::function<DmaActivity(uint64_t cycle)> probe) { dma_probe_ = std::move(probe); }
+
+    void add_region_listener(RegionListener* listener) { region_listeners_.push_back(listener); }
 
     const std::vector<RegionRecord>& regions() const { return regions_; }
     // The guard zones the program has set (give them to every core with Hart::set_memory_guards).
@@ -89,6 +100,7 @@ class HostServices : public HostInterface {
     MemoryGuards guards_;
     Hart* hart_ = nullptr;
     std::vector<const Hart*> region_harts_;
+    std::vector<RegionListener*> region_listeners_;
     std::function<DmaActivity(uint64_t)> dma_probe_;
     CoreStats region_stats(const Hart& caller) const;
     std::vector<uint64_t> dma_waits(const Hart& caller) const;

@@ -106,8 +106,9 @@ inline constexpr uint32_t kSleep = 0xfffffffeu;
 class RetireObserver {
   public:
     virtual ~RetireObserver() = default;
-    // `pc` is the retired instruction's address; the hart's cycle and counters already include it.
-    virtual void retired(const Hart& hart, uint32_t pc) = 0;
+    // `pc` is the retired instruction's address and `insn` its decoded form; the hart's cycle, counters and
+    // registers already include it, and its issue_ is the cycle it issued in.
+    virtual void retired(const Hart& hart, uint32_t pc, const DecodedInsn& insn) = 0;
 };
 
 class Hart {
@@ -305,6 +306,7 @@ class Hart {
   private:
     template <bool kFetchModel, bool kObserved> void execute_one();
     template <bool kFetchModel, bool kObserved> void run_loop();
+    void run_observed();
     std::vector<RetireObserver*> observers_;
     void fetch_new_line();
     uint32_t slow_load(uint32_t addr, unsigned size);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <type_traits>
 
 #include "core/hart.hpp"
 
@@ -10,7 +11,7 @@ namespace pulpsim {
 
 // The hot path: one instruction. Inlined into run(), where single-core simulation spends its time.
 // kFetchModel: an instruction cache is attached (the check costs about 5% when there is none).
-// kObserved: a RetireObserver is told of the instruction (the profile); false compiles it away.
+// kObserved: RetireObservers are told of the instruction (the views); false compiles it away.
 template <bool kFetchModel, bool kObserved> [[gnu::always_inline]] inline void Hart::execute_one() {
     [[maybe_unused]] const uint32_t pc = pc_;
     if (kFetchModel && (pc_ & fetch_line_mask_) != current_line_) [[unlikely]]
@@ -32,6 +33,9 @@ template <bool kFetchModel, bool kObserved> [[gnu::always_inline]] inline void H
     issue_ = cycle_;
     next_pc_ = pc_ + d.len;
     cycle_ += d.cost;
+    // Observers get a copy: fence.i and self-modifying stores clear the decode-cache slot d refers to.
+    [[maybe_unused]] std::conditional_t<kObserved, DecodedInsn, char> seen{};
+    if constexpr (kObserved) seen = d;
     d.exec(*this, d);
     ready_[d.dst] = (issue_ << 2) + d.ready_code;
     x_[0] = 0;
@@ -41,7 +45,7 @@ template <bool kFetchModel, bool kObserved> [[gnu::always_inline]] inline void H
         if (pc_ == hwloop_watch_[0] || pc_ == hwloop_watch_[1]) hwloop_wrap();
     if constexpr (kObserved)
         for (RetireObserver* observer : observers_)
-            observer->retired(*this, pc);
+            observer->retired(*this, pc, seen);
 }
 
 template <bool kFetchModel, bool kObserved> [[gnu::always_inline]] inline void Hart::run_loop() {

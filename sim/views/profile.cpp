@@ -101,7 +101,7 @@ Profile::Counters Profile::delta(CoreState& c, bool retiring) const {
     return d;
 }
 
-void Profile::retired(const Hart& hart, uint32_t pc) {
+void Profile::retired(const Hart& hart, uint32_t pc, const DecodedInsn&) {
     // The cycles since the previous retirement (this instruction's issue, the stalls before it, a sleep it
     // woke from) belong to this instruction.
     CoreState& c = cores_[core_of_hartid_[hart.hartid()]];

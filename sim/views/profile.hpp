@@ -58,7 +58,7 @@ class Profile : public RetireObserver {
         : elf_(elf), source_lines_(source_lines) {}
     // Observes `hart` from now on; its counters so far are not part of the profile.
     void attach(Hart& hart);
-    void retired(const Hart& hart, uint32_t pc) override;
+    void retired(const Hart& hart, uint32_t pc, const DecodedInsn& insn) override;
 
     // After the run: the functions, most cycles first, with the cycles each core spent after its last
     // retired instruction as the last row.

@@ -170,15 +170,16 @@ def main():
     # The annotated hottest function: the disassembly's instructions, llvm-addr2line's lines, the function's sums.
     listing = r.stdout.split("profile: matmul_slice instruction by instruction", 1)
     rows = [ln.split() for ln in listing[1].splitlines()[2:]] if len(listing) == 2 else []
-    rows = [t for t in rows if len(t) >= 6 and re.fullmatch(r"[0-9a-f]{8}", t[0])]
+    # address, encoding, the instruction's text (several words), cycles, share, instret, 11 stall kinds, line
+    rows = [t for t in rows if len(t) >= 18 and re.fullmatch(r"[0-9a-f]{8}", t[0])]
     dis = dis_listing(os.path.splitext(args.cluster_elf)[0] + ".dis", "matmul_slice")
     check(r.returncode == 0 and dis and {int(t[0], 16): int(t[1], 16) for t in rows} == dis,
           f"--profile-annotate lists every instruction of matmul_slice with its encoding ({len(rows)} rows, "
           f"{len(dis)} in the .dis)")
     if cluster_profile and rows:
         slice_total = [f["total"] for f in cluster_profile["functions"] if f["function"] == "matmul_slice"][0]
-        check(sum(int(t[2]) for t in rows) == slice_total["cycles"] and
-              sum(int(t[4]) for t in rows) == slice_total["instret"],
+        check(sum(int(t[-15]) for t in rows) == slice_total["cycles"] and
+              sum(int(t[-13]) for t in rows) == slice_total["instret"],
               "the annotated instructions add up to matmul_slice's cycles and instructions")
         ref = subprocess.run([args.addr2line, "-e", args.cluster_elf, *[f"0x{t[0]}" for t in rows]],
                              capture_output=True, text=True).stdout.splitlines()

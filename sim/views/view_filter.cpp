@@ -1,0 +1,91 @@
+#include "views/view_filter.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <fmt/format.h>
+#include <stdexcept>
+
+namespace pulpsim {
+
+namespace {
+
+// A non-negative integer, decimal or 0x-hex, nothing else.
+bool parse_uint(std::string_view text, uint64_t& value) {
+    int base = 10;
+    if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+        text.remove_prefix(2);
+        base = 16;
+    }
+    if (text.empty()) return false;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value, base);
+    return ec == std::errc() && end == text.data() + text.size();
+}
+
+} // namespace
+
+CycleWindow CycleWindow::parse(const std::string& option, const std::string& text) {
+    const size_t colon = text.find(':');
+    if (colon == std::string::npos || text.find(':', colon + 1) != std::string::npos)
+        throw std::runtime_error(fmt::format("{}: '{}' is not a window FROM:TO of cycles", option, text));
+    CycleWindow w;
+    const std::string from = text.substr(0, colon), to = text.substr(colon + 1);
+    if (from.empty() && to.empty())
+        throw std::runtime_error(fmt::format("{}: '{}' gives neither FROM nor TO", option, text));
+    if (!from.empty() && !parse_uint(from, w.from))
+        throw std::runtime_error(fmt::format("{}: '{}' is not a cycle count (in '{}')", option, from, text));
+    if (!to.empty() && !parse_uint(to, w.to))
+        throw std::runtime_error(fmt::format("{}: '{}' is not a cycle count (in '{}')", option, to, text));
+    if (w.to <= w.from)
+        throw std::runtime_error(fmt::format(
+            "{}: '{}' is an empty window (TO must be after FROM; cycles FROM <= c < TO)", option, text));
+    return w;
+}
+
+std::vector<bool> parse_core_list(const std::string& option, const std::string& text, unsigned cores) {
+    std::vector<bool> selected(cores, false);
+    auto bad = [&](const std::string& why) {
+        return std::runtime_error(fmt::format("{}: '{}': {}", option, text, why));
+    };
+    if (text.empty()) throw bad("no core given (a list such as 0,3-5)");
+    size_t start = 0;
+    while (start <= text.size()) {
+        const size_t comma = std::min(text.find(',', start), text.size());
+        const std::string item = text.substr(start, comma - start);
+        const size_t dash = item.find('-');
+        const std::string first = item.substr(0, dash);
+        const std::string last = dash == std::string::npos ? first : item.substr(dash + 1);
+        uint64_t lo = 0, hi = 0;
+        if (!parse_uint(first, lo) || !parse_uint(last, hi))
+            throw bad(fmt::format("'{}' is not a core or a range of cores such as 3-5", item));
+        if (hi < lo) throw bad(fmt::format("the range {} is empty", item));
+        if (hi >= cores)
+            throw bad(fmt::format("core {} does not exist ({} core{}: 0 to {})", hi, cores,
+                                  cores == 1 ? "" : "s", cores - 1));
+        for (uint64_t c = lo; c <= hi; ++c)
+            selected[c] = true;
+        start = comma + 1;
+    }
+    return selected;
+}
+
+void check_region_names(const std::string& option, const std::vector<std::string>& names,
+                        const ElfImage& elf) {
+    for (const std::string& name : names) {
+        if (name.empty()) throw std::runtime_error(fmt::format("{}: empty region name", option));
+        const std::string terminated = name + '\0'; // what precedes it may be any data
+        bool found = false;
+        for (const ElfSegment& seg : elf.segments())
+            found = found || std::search(seg.bytes.begin(), seg.bytes.end(), terminated.begin(),
+                                         terminated.end()) != seg.bytes.end();
+        if (!found)
+            throw std::runtime_error(
+                fmt::format("{}: {} names no perf region of {} (no such string in the program)", option, name,
+                            elf.path()));
+    }
+}
+
+bool ViewFilter::named(const std::string& name) const {
+    return std::find(regions_.begin(), regions_.end(), name) != regions_.end();
+}
+
+} // namespace pulpsim
