@@ -1,0 +1,557 @@
+"""PyTorch side of network_gen.py: draws the inputs and weights, runs the training step in float64 with
+autograd, bounds the float32 rounding error of every value the cluster program computes, and writes the
+program (network.c), its tensors (network_data.S + weights.bin + golden.bin).
+
+Values. Inputs are uniform in (-1, 1); the weights of a layer uniform in +-sqrt(6 / fan_in) (He uniform, so
+that activations keep their scale through ReLU layers without BatchNorm); an MSE target is uniform in (-1, 1)
+or the input itself; a cross-entropy label is drawn (or given). All from torch.Generator(seed), in this
+order: input, each weighted layer's weights in network order, target / label.
+
+Tolerances (ErrorModel). Each value v the program computes gets a bound E(v) on |program - exact|, where
+exact is the float64 result of the same network on the same float32 inputs, to first order in the unit
+roundoff u = 2^-24 and propagated through the network:
+  - a sum of n products (FW, WG, IG of Conv2D / DepthWise / PointWise / Linear, pooling) adds
+    gamma(n) = 1.01 (n + 1) u times the sum of the |products| (any order, fused or not), and carries the
+    errors of its operands through |W| (or |x|, |dy|);
+  - ReLU and LeakyReLU pass errors through; where the exact pre-activation is within its own error bound of 0
+    the program may take the other branch, so the backward step there may be off by the whole |dy|;
+  - Sigmoid / Tanh through their derivatives (tanh_fast adds its 3.5e-5), the losses through theirs plus a
+    few roundings for exp / log / division, the SGD update lr E(dW) plus two roundings.
+The check allows |program - expected| <= 2 E(v) + u |expected| (the factor 2 covers second-order terms; the
+u |expected| the rounding of the expected value to float32).
+"""
+import math
+import os
+import tempfile
+from array import array
+
+import torch
+import torch.nn.functional as F
+
+U = 2.0**-24
+TANH_FAST_ERROR = 3.5e-5  # kernels/lib/activations_fp32.h: max |tanh_fast - tanhf| 3.1e-5
+
+
+class GenerateError(Exception):
+    pass
+
+
+def gamma(n):
+    return 1.01 * (n + 1) * U
+
+
+# ---- the layers as float64 torch functions ----------------------------------------------------------------
+
+def pad_input(layer, x):
+    top, bottom, left, right = layer.pad
+    return F.pad(x, (left, right, top, bottom))
+
+
+def bilinear(layer, w, x):
+    """y = layer(w, x) for a weighted layer; linear in w and in x."""
+    if layer.kind == "linear":
+        return F.linear(x.reshape(1, -1), w).reshape(-1)
+    xp = pad_input(layer, x.unsqueeze(0))
+    groups = x.shape[0] if layer.kind == "depthwise" else 1
+    return F.conv2d(xp, w, stride=layer.stride, groups=groups).squeeze(0)
+
+
+def vjp_x(layer, w, x_shape, cotangent):
+    x = torch.zeros(x_shape, dtype=torch.float64, requires_grad=True)
+    (g,) = torch.autograd.grad(bilinear(layer, w, x), x, cotangent)
+    return g
+
+
+def vjp_w(layer, w_shape, x, cotangent):
+    w = torch.zeros(w_shape, dtype=torch.float64, requires_grad=True)
+    (g,) = torch.autograd.grad(bilinear(layer, w, x), w, cotangent)
+    return g
+
+
+def pool(layer, x):
+    return F.avg_pool2d(x.unsqueeze(0), layer.kernel).squeeze(0)
+
+
+def pool_vjp(layer, x_shape, cotangent):
+    x = torch.zeros(x_shape, dtype=torch.float64, requires_grad=True)
+    (g,) = torch.autograd.grad(pool(layer, x), x, cotangent)
+    return g
+
+
+def terms(layer):
+    """Products per output element of FW, WG and IG."""
+    kh, kw = layer.kernel
+    c_out = layer.out_shape[0]
+    hw_out = layer.out_shape[1] * layer.out_shape[2] if len(layer.out_shape) == 3 else 1
+    return {
+        "linear": (layer.in_shape[0], 1, c_out),
+        "pointwise": (layer.in_shape[0], hw_out, c_out),
+        "conv2d": (layer.in_shape[0] * kh * kw, hw_out, c_out * kh * kw),
+        "depthwise": (kh * kw, hw_out, kh * kw),
+    }[layer.kind]
+
+
+# ---- drawing the values and running the step --------------------------------------------------------------
+
+def uniform(generator, shape, scale):
+    values = (torch.rand(shape, generator=generator, dtype=torch.float64) * 2.0 - 1.0) * scale
+    return values.to(torch.float32)
+
+
+class Step:
+    """The float32 inputs and every expected value and tolerance of one training step."""
+
+    def __init__(self, net):
+        self.net = net
+        g = torch.Generator().manual_seed(net.seed)
+        self.input = uniform(g, net.input_shape, 1.0)
+        self.weights = {}
+        for layer in net.layers:
+            if layer.weight_shape is not None:
+                fan_in = math.prod(layer.weight_shape[1:])
+                self.weights[layer.name] = uniform(g, layer.weight_shape, math.sqrt(6.0 / fan_in))
+        out_shape = net.layers[-1].out_shape
+        self.target = None
+        self.label = None
+        if net.loss == "mse":
+            self.target = (self.input.reshape(out_shape).clone() if net.target == "input"
+                           else uniform(g, out_shape, 1.0))
+        else:
+            drawn = int(torch.randint(out_shape[0], (1,), generator=g).item())
+            self.label = net.label if net.label is not None else drawn
+        self.checks = []  # (check name, expected float64, error bound float64)
+        self.run()
+
+    def check(self, name, value, error):
+        self.checks.append((name, value.detach().reshape(-1).clone(), error.detach().reshape(-1).clone()))
+
+    def run(self):
+        net = self.net
+        x = self.input.double()
+        x_err = torch.zeros_like(x)
+        acts = []  # per layer: (x, x_err, y, y_err, ambiguous)
+        for layer in net.layers:
+            amb = None
+            if layer.kind in ("conv2d", "depthwise", "pointwise", "linear"):
+                w = self.weights[layer.name].double()
+                y = bilinear(layer, w, x)
+                y_abs = bilinear(layer, w.abs(), x.abs())
+                y_err = bilinear(layer, w.abs(), x_err) + gamma(terms(layer)[0]) * y_abs
+            elif layer.kind in ("relu", "leaky_relu"):
+                slope = 0.0 if layer.kind == "relu" else layer.alpha
+                y = torch.where(x > 0, x, slope * x)
+                amb = x.abs() <= x_err
+                y_err = x_err + (U * y.abs() if slope else 0.0)
+            elif layer.kind == "sigmoid":
+                y = torch.sigmoid(x)
+                y_err = x_err / 4 + 8 * U
+            elif layer.kind == "tanh":
+                y = torch.tanh(x)
+                y_err = x_err + TANH_FAST_ERROR + 4 * U
+            elif layer.kind == "avgpool":
+                n = layer.kernel[0] * layer.kernel[1]
+                y = pool(layer, x)
+                y_err = pool(layer, x_err) + gamma(n + 1) * pool(layer, x.abs())
+            else:  # flatten
+                y, y_err = x.reshape(-1), x_err.reshape(-1)
+            acts.append((x, x_err, y, y_err, amb))
+            if layer.kind != "flatten":
+                self.check(f"{layer.name}_fw", y, y_err)
+            x, x_err = y, y_err
+
+        # loss and its gradient
+        out, out_err = x.reshape(-1), x_err.reshape(-1)
+        n = out.numel()
+        if net.loss == "mse":
+            t = self.target.double().reshape(-1)
+            d = out - t
+            loss = (d * d).sum() / n
+            grad = 2.0 / n * d
+            loss_err = (2.0 / n) * (d.abs() * out_err).sum() + gamma(n + 3) * loss
+            grad_err = 2.0 / n * out_err + 3 * U * grad.abs()
+        else:
+            y = torch.softmax(out, 0)
+            loss = -torch.log(y[self.label])
+            grad = y.clone()
+            grad[self.label] -= 1.0
+            y_err = y * (out_err + out_err.max()) + (n + 6) * U * y
+            grad_err = y_err + U * grad.abs()
+            shifted = out[self.label] - out.max()
+            loss_err = (grad.abs() * out_err).sum() + (n + 4) * U + 2 * U * (loss.abs() + shifted.abs())
+        self.loss = loss
+        self.check("loss", loss.reshape(1), loss_err.reshape(1))
+        self.check("loss_grad", grad, grad_err)
+
+        # backward
+        ig = needs_input_gradient(net)
+        gy, gy_err = grad.reshape(net.layers[-1].out_shape), grad_err.reshape(net.layers[-1].out_shape)
+        self.updated = {}
+        for layer, has_ig, (x, x_err, y, y_err, amb) in reversed(list(zip(net.layers, ig, acts))):
+            gx = gx_err = None
+            if layer.kind in ("conv2d", "depthwise", "pointwise", "linear"):
+                w = self.weights[layer.name].double()
+                n_fw, n_wg, n_ig = terms(layer)
+                if layer.train:
+                    dw = vjp_w(layer, w.shape, x, gy)
+                    dw_abs = vjp_w(layer, w.shape, x.abs(), gy.abs())
+                    dw_err = (vjp_w(layer, w.shape, x.abs(), gy_err) + vjp_w(layer, w.shape, x_err, gy.abs()) +
+                              gamma(n_wg) * dw_abs)
+                    self.check(f"{layer.name}_wg", dw, dw_err)
+                    w_new = w - net.lr * dw
+                    w_new_err = net.lr * dw_err + 2 * U * (net.lr * dw.abs() + w_new.abs())
+                    self.updated[layer.name] = (w_new, w_new_err)
+                if has_ig:
+                    gx = vjp_x(layer, w, x.shape, gy)
+                    gx_err = vjp_x(layer, w.abs(), x.shape, gy_err) + gamma(n_ig) * vjp_x(layer, w.abs(), x.shape,
+                                                                                            gy.abs())
+            elif not has_ig:
+                pass
+            elif layer.kind in ("relu", "leaky_relu"):
+                slope = 0.0 if layer.kind == "relu" else layer.alpha
+                positive = x > 0
+                gx = torch.where(positive, gy, slope * gy)
+                gx_err = (torch.where(positive | amb, gy_err, slope * gy_err) + amb * (1 - slope) * gy.abs() +
+                          U * gx.abs())
+            elif layer.kind == "sigmoid":
+                deriv = y * (1 - y)
+                gx = gy * deriv
+                gx_err = gy_err * deriv + gy.abs() * (1 - 2 * y).abs() * y_err + 3 * U * gx.abs()
+            elif layer.kind == "tanh":
+                deriv = 1 - y * y
+                gx = gy * deriv
+                gx_err = gy_err * deriv + gy.abs() * 2 * y.abs() * y_err + 3 * U * gx.abs()
+            elif layer.kind == "avgpool":
+                gx = pool_vjp(layer, x.shape, gy)
+                gx_err = pool_vjp(layer, x.shape, gy_err) + 2 * U * gx.abs()
+            else:  # flatten
+                gx, gx_err = gy.reshape(x.shape), gy_err.reshape(x.shape)
+            if gx is not None and layer.kind != "flatten":
+                suffix = "ig" if layer.kind in ("conv2d", "depthwise", "pointwise", "linear") else "bw"
+                self.check(f"{layer.name}_{suffix}", gx, gx_err)
+            if gx is None:
+                break
+            gy, gy_err = gx, gx_err
+        for layer in net.layers:
+            if layer.name in self.updated:
+                w_new, w_new_err = self.updated[layer.name]
+                self.check(f"{layer.name}_sgd", w_new, w_new_err)
+        self.cross_check()
+
+    def cross_check(self):
+        """The same step with torch.nn modules, autograd and torch.optim.SGD: the hand-written passes above
+        must agree with it (guards the generator itself)."""
+        net = self.net
+        params, x = [], self.input.double().clone()
+        y = x
+        for layer in net.layers:
+            if layer.weight_shape is not None:
+                p = self.weights[layer.name].double().clone().requires_grad_(layer.train)
+                params.append((layer, p))
+                y = bilinear(layer, p, y)
+            elif layer.kind == "relu":
+                y = F.relu(y)
+            elif layer.kind == "leaky_relu":
+                y = F.leaky_relu(y, layer.alpha)
+            elif layer.kind == "sigmoid":
+                y = torch.sigmoid(y)
+            elif layer.kind == "tanh":
+                y = torch.tanh(y)
+            elif layer.kind == "avgpool":
+                y = pool(layer, y)
+            else:
+                y = y.reshape(-1)
+        if net.loss == "mse":
+            loss = F.mse_loss(y.reshape(-1), self.target.double().reshape(-1))
+        else:
+            loss = F.cross_entropy(y.reshape(1, -1), torch.tensor([self.label]))
+        trained = [p for layer, p in params if layer.train]
+        opt = torch.optim.SGD(trained, lr=net.lr)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        if abs(loss.item() - self.loss.item()) > 1e-12 * max(1.0, abs(loss.item())):
+            raise GenerateError(f"internal: loss {loss.item()} != {self.loss.item()}")
+        for layer, p in params:
+            if layer.train:
+                mine = self.updated[layer.name][0]
+                if not torch.allclose(mine, p.detach(), rtol=1e-12, atol=1e-14):
+                    raise GenerateError(f"internal: updated weights of {layer.name} differ from torch.optim.SGD")
+
+
+def needs_input_gradient(net):
+    out, trained_before = [], False
+    for layer in net.layers:
+        out.append(trained_before)
+        trained_before = trained_before or layer.train
+    return out
+
+
+# ---- tensors and program text ------------------------------------------------------------------------------
+
+def f32_bytes(t):
+    return array("f", t.detach().to(torch.float32).reshape(-1).tolist()).tobytes()
+
+
+def tolerance_of(expected, error):
+    tol = 2.0 * error + U * expected.abs() + 2.0**-126
+    t32 = tol.to(torch.float32)
+    # round up: the float32 tolerance must not be below the float64 one
+    below = t32.double() < tol
+    t32[below] = torch.nextafter(t32[below], torch.tensor(float("inf"), dtype=torch.float32))
+    return t32
+
+
+def c_float(x):
+    return repr(float(x)) + "f" if math.isfinite(x) else "0.0f"
+
+
+class Blob:
+    """Tensors of one section, 8-byte aligned, written as one .bin file."""
+
+    def __init__(self, path):
+        self.path = path
+        self.data = bytearray()
+        self.entries = []  # (symbol, offset, bytes)
+
+    def add(self, symbol, payload):
+        while len(self.data) % 8:
+            self.data += b"\0"
+        self.entries.append((symbol, len(self.data), len(payload)))
+        self.data += payload
+
+
+def write_atomically(path, data):
+    mode = "wb" if isinstance(data, (bytes, bytearray)) else "w"
+    folder = os.path.dirname(os.path.abspath(path))
+    with tempfile.NamedTemporaryFile(mode, dir=folder, delete=False, suffix=".tmp") as tmp:
+        tmp.write(data)
+    os.replace(tmp.name, path)
+
+
+def generate(net, out_dir, program, perturb):
+    os.makedirs(out_dir, exist_ok=True)
+    step = Step(net)
+    if perturb is not None:
+        names = [name for name, _, _ in step.checks]
+        if perturb not in names:
+            raise GenerateError(f"--perturb {perturb}: no such check (checks: {', '.join(names)})")
+
+    weights = Blob(os.path.join(out_dir, "weights.bin"))
+    golden = Blob(os.path.join(out_dir, "golden.bin"))
+    noinit = []  # (symbol, floats)
+    golden.add("net_input", f32_bytes(step.input))
+    if step.target is not None:
+        golden.add("net_target", f32_bytes(step.target))
+    for layer in net.layers:
+        if layer.weight_shape is not None:
+            weights.add(f"{layer.name}_w", f32_bytes(step.weights[layer.name]))
+    checks = []
+    for name, expected, error in step.checks:
+        tol = tolerance_of(expected, error)
+        exp32 = expected.to(torch.float32)
+        if name == perturb:
+            exp32 = exp32.clone()
+            exp32[0] += 10.0 * float(tol[0]) + 2.0**-10
+        golden.add(f"{name}_exp", f32_bytes(exp32))
+        golden.add(f"{name}_tol", f32_bytes(tol))
+        checks.append((name, expected.numel()))
+
+    # activations and gradients: one L2 tensor per layer output, one per computed gradient
+    ig = needs_input_gradient(net)
+    out_sym, din_sym = {}, {}
+    prev = "net_input"
+    for layer in net.layers:
+        if layer.kind == "flatten":
+            out_sym[layer.name] = prev
+        else:
+            out_sym[layer.name] = f"{layer.name}_out"
+            noinit.append((out_sym[layer.name], math.prod(layer.out_shape)))
+        prev = out_sym[layer.name]
+        if layer.train:
+            noinit.append((f"{layer.name}_dw", layer.params()))
+    n_out = math.prod(net.layers[-1].out_shape)
+    noinit.append(("net_loss_grad", n_out))
+    noinit.append(("net_loss_value", 2))
+    dout = "net_loss_grad"
+    for layer, has_ig in reversed(list(zip(net.layers, ig))):
+        if not has_ig:
+            break
+        if layer.kind == "flatten":
+            din_sym[layer.name] = dout
+        else:
+            din_sym[layer.name] = f"{layer.name}_din"
+            noinit.append((din_sym[layer.name], math.prod(layer.in_shape)))
+        dout = din_sym[layer.name]
+
+    write_atomically(weights.path, weights.data)
+    write_atomically(golden.path, golden.data)
+    write_atomically(os.path.join(out_dir, "network_data.S"), assembly(weights, golden, noinit))
+    write_atomically(os.path.join(out_dir, "network.c"),
+                     program_text(net, program, step, out_sym, din_sym, checks))
+
+
+def assembly(weights, golden, noinit):
+    lines = ["/* Generated by kernels/tools/network_gen.py: the tensors of the network program. */"]
+    for section, flags, blob in ((".data.network", '"aw",@progbits', weights),
+                                 (".rodata.network", '"a",@progbits', golden)):
+        lines.append(f"    .section {section},{flags}")
+        for symbol, offset, size in blob.entries:
+            lines += ["    .balign 8", f"    .globl {symbol}", f"    .type {symbol}, @object",
+                      f"    .size {symbol}, {size}", f"{symbol}:",
+                      f'    .incbin "{os.path.abspath(blob.path)}", {offset}, {size}']
+    lines.append('    .section .l2_noinit,"aw",@nobits')
+    for symbol, floats in noinit:
+        lines += ["    .balign 8", f"    .globl {symbol}", f"    .type {symbol}, @object",
+                  f"    .size {symbol}, {4 * floats}", f"{symbol}:", f"    .zero {4 * floats}"]
+    return "\n".join(lines) + "\n"
+
+
+def program_text(net, program, step, out_sym, din_sym, checks):
+    ig = needs_input_gradient(net)
+    cores = "num_cores()"
+    externs, descriptors, forward, backward, update = [], [], [], [], []
+    symbols = set()
+
+    def extern(symbol, const=False):
+        if symbol not in symbols:
+            symbols.add(symbol)
+            externs.append(f"extern {'const ' if const else ''}float {symbol}[];")
+        return symbol
+
+    def region(body, name, macs):
+        return [f"    region_begin(\"{name}\", {macs}u);", f"    {body}", "    region_end();"]
+
+    extern("net_input", True)
+    if step.target is not None:
+        extern("net_target", True)
+    extern("net_loss_grad")
+    extern("net_loss_value")
+    prev = "net_input"
+    total_macs = 0
+    for layer, has_ig in zip(net.layers, ig):
+        x = prev
+        y = out_sym[layer.name]
+        prev = y
+        if layer.kind == "flatten":
+            continue
+        extern(y)
+        dy = extern(din_sym.get(next_layer_name(net, layer), "net_loss_grad")) if has_any_grad(net, layer, ig) \
+            else "NULL"
+        dx = extern(din_sym[layer.name]) if has_ig else "NULL"
+        w = extern(f"{layer.name}_w") if layer.weight_shape is not None else None
+        dw = extern(f"{layer.name}_dw") if layer.train else "NULL"
+        macs = layer.macs()
+        n = layer.name
+        c_in = layer.in_shape[0]
+        if layer.kind == "linear":
+            descriptors.append(
+                f"static const linear_t {n} = {{.in_features = {c_in}, .out_features = {layer.out_shape[0]}, "
+                f".in = {x}, .w = {w}, .out = {y}, .d_out = {dy}, .d_w = {dw}, .d_in = {dx}}};")
+            calls = {s: f"linear_{s}(&{n}, {cores});" for s in ("fw", "wg", "ig")}
+        elif layer.kind == "pointwise":
+            hw = layer.in_shape[1] * layer.in_shape[2]
+            descriptors.append(
+                f"static const pointwise_t {n} = {{.cin = {c_in}, .cout = {layer.out_shape[0]}, .hw = {hw}, "
+                f".in = {x}, .w = {w}, .out = {y}, .d_out = {dy}, .d_w = {dw}, .d_in = {dx}}};")
+            calls = {s: f"pointwise_{s}(&{n}, {cores});" for s in ("fw", "wg", "ig")}
+        elif layer.kind == "depthwise" and layer.kernel == (3, 3) and layer.stride == 1 and layer.pad == (1,) * 4:
+            descriptors.append(
+                f"static const dw3x3_args_t {n} = {{.c = {c_in}, .h = {layer.in_shape[1]}, .w = {layer.in_shape[2]}, "
+                f".x = {x}, .weight = {w}, .y = {y}, .dy = {dy}, .dw = {dw}, .dx = {dx}}};")
+            calls = {s: f"dw3x3_{s}_tiled(&{n}, {cores});" for s in ("fw", "wg", "ig")}
+        elif layer.kind == "depthwise":
+            descriptors.append(
+                f"static const net_depthwise_t {n} = {{.c = {c_in}, .h = {layer.in_shape[1]}, "
+                f".w = {layer.in_shape[2]}, .k = {layer.kernel[0]}, .stride = {layer.stride}, "
+                f".pad_top = {layer.pad[0]}, .pad_left = {layer.pad[2]}, .h_out = {layer.out_shape[1]}, "
+                f".w_out = {layer.out_shape[2]}, .x = {x}, .weight = {w}, .y = {y}, .dy = {dy}, .dw = {dw}, "
+                f".dx = {dx}}};")
+            calls = {s: f"net_depthwise_{s}(&{n});" for s in ("fw", "wg", "ig")}
+        elif layer.kind == "conv2d":
+            descriptors.append(
+                f"static const net_conv2d_t {n} = {{.c_in = {c_in}, .h = {layer.in_shape[1]}, "
+                f".w = {layer.in_shape[2]}, .c_out = {layer.out_shape[0]}, .kh = {layer.kernel[0]}, "
+                f".kw = {layer.kernel[1]}, .stride = {layer.stride}, .pad_top = {layer.pad[0]}, "
+                f".pad_left = {layer.pad[2]}, .h_out = {layer.out_shape[1]}, .w_out = {layer.out_shape[2]}, "
+                f".x = {x}, .weight = {w}, .y = {y}, .dy = {dy}, .dw = {dw}, .dx = {dx}, .mm = NULL}};")
+            calls = {s: f"net_conv2d_{s}(&{n});" for s in ("fw", "wg", "ig")}
+        elif layer.kind == "avgpool":
+            descriptors.append(
+                f"static const net_avgpool_t {n} = {{.c = {c_in}, .h = {layer.in_shape[1]}, "
+                f".w = {layer.in_shape[2]}, .kh = {layer.kernel[0]}, .kw = {layer.kernel[1]}, .x = {x}, .y = {y}, "
+                f".dy = {dy}, .dx = {dx}}};")
+            calls = {"fw": f"net_avgpool_fw(&{n});", "bw": f"net_avgpool_bw(&{n});"}
+        else:
+            op = {"relu": "RELU", "leaky_relu": "LEAKY_RELU", "sigmoid": "SIGMOID", "tanh": "TANH"}[layer.kind]
+            count = math.prod(layer.in_shape)
+            param = c_float(layer.alpha) if layer.kind == "leaky_relu" else "0.0f"
+            bw_first = x if layer.kind in ("relu", "leaky_relu") else y
+            calls = {"fw": f"net_elementwise(NET_{op}_FW, {count}u, {x}, NULL, {y}, {param});",
+                     "bw": f"net_elementwise(NET_{op}_BW, {count}u, {bw_first}, {dy}, {dx}, {param});"}
+        forward += region(calls["fw"], f"{n}_fw", macs)
+        total_macs += macs
+        steps = []
+        if layer.train:
+            steps.append(region(calls["wg"], f"{n}_wg", macs))
+            total_macs += macs
+            update.append(region(f"net_elementwise(NET_SGD, {layer.params()}u, {w}, {dw}, {w}, {c_float(net.lr)});",
+                                 f"{n}_sgd", 0))
+        if has_ig:
+            suffix = "ig" if "ig" in calls else "bw"
+            steps.append(region(calls[suffix], f"{n}_{suffix}", macs if suffix == "ig" else 0))
+            total_macs += macs if suffix == "ig" else 0
+        backward.insert(0, steps)
+
+    last = out_sym[net.layers[-1].name]
+    n_out = math.prod(net.layers[-1].out_shape)
+    if net.loss == "mse":
+        loss_call = (f"net_loss(NET_LOSS_MSE, {n_out}u, {last}, net_target, 0u, net_loss_grad, net_loss_value);")
+    else:
+        loss_call = (f"net_loss(NET_LOSS_CROSS_ENTROPY, {n_out}u, {last}, NULL, {step.label}u, net_loss_grad, "
+                     f"net_loss_value);")
+    check_symbols = {"loss": "net_loss_value", "loss_grad": "net_loss_grad"}
+    for layer in net.layers:
+        check_symbols[f"{layer.name}_fw"] = out_sym[layer.name]
+        check_symbols[f"{layer.name}_wg"] = f"{layer.name}_dw"
+        check_symbols[f"{layer.name}_sgd"] = f"{layer.name}_w"
+        if layer.name in din_sym:
+            check_symbols[f"{layer.name}_ig"] = din_sym[layer.name]
+            check_symbols[f"{layer.name}_bw"] = din_sym[layer.name]
+    check_lines = []
+    for name, count in checks:
+        extern(f"{name}_exp", True)
+        extern(f"{name}_tol", True)
+        check_lines.append(f"    failed += net_check(\"{name}\", {check_symbols[name]}, {name}_exp, {name}_tol, "
+                           f"{count}u);")
+
+    body = [f"/* Generated by kernels/tools/network_gen.py from {os.path.basename(net.path)}: one training step of",
+            f" * network {net.name} (loss {net.loss}, SGD lr {net.lr}, seed {net.seed}), then the check of every",
+            " * result against PyTorch. Do not edit: edit the description. */",
+            "#include <stddef.h>", "#include <stdio.h>", "",
+            "#include \"cluster.h\"", "#include \"depthwise_tiled.h\"", "#include \"network_layers.h\"",
+            "#include \"runtime.h\"", "#include \"train_layers.h\"", "",
+            *externs, "", *descriptors, "",
+            "int main(void) {",
+            f"    region_begin(\"train_step\", {total_macs}u);",
+            *forward,
+            f"    region_begin(\"loss\", 0u);", f"    {loss_call}", "    region_end();"]
+    for steps in backward:
+        for s in steps:
+            body += s
+    for u in update:
+        body += u
+    body += ["    region_end();", "    int failed = 0;", *check_lines,
+             f"    printf(\"network {program}: %s\\n\", failed ? \"FAIL\" : \"OK\");",
+             "    return failed ? 1 : 0;", "}", ""]
+    return "\n".join(body)
+
+
+def next_layer_name(net, layer):
+    i = net.layers.index(layer)
+    return net.layers[i + 1].name if i + 1 < len(net.layers) else None
+
+
+def has_any_grad(net, layer, ig):
+    """Whether the gradient of this layer's output is computed (the layer or one before it trains)."""
+    i = net.layers.index(layer)
+    return layer.train or ig[i]
