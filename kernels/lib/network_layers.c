@@ -622,7 +622,7 @@ void net_loss(net_loss_kind_t kind, unsigned n, const float* out, const float* t
  */
 
 int net_check(const char* name, const float* got, const float* expected, const float* tolerance, unsigned n) {
-    float worst = 0.0f;
+    float worst = 0.0f, worst_ratio = 0.0f;
     for (unsigned i = 0; i < n; ++i) {
         const float error = got[i] > expected[i] ? got[i] - expected[i] : expected[i] - got[i];
         if (!(error <= tolerance[i])) {
@@ -631,7 +631,9 @@ int net_check(const char* name, const float* got, const float* expected, const f
             return 1;
         }
         if (error > worst) worst = error;
+        if (error > worst_ratio * tolerance[i]) worst_ratio = error / tolerance[i];
     }
-    printf("%s OK (%u values, max |error| %.3g)\n", name, n, (double)worst);
+    printf("%s OK (%u values, max |error| %.3g, at most %.3g of the tolerance)\n", name, n, (double)worst,
+           (double)worst_ratio);
     return 0;
 }

@@ -7,18 +7,24 @@ that activations keep their scale through ReLU layers without BatchNorm); an MSE
 or the input itself; a cross-entropy label is drawn (or given). All from torch.Generator(seed), in this
 order: input, each weighted layer's weights in network order, target / label.
 
-Tolerances (ErrorModel). Each value v the program computes gets a bound E(v) on |program - exact|, where
-exact is the float64 result of the same network on the same float32 inputs, to first order in the unit
-roundoff u = 2^-24 and propagated through the network:
-  - a sum of n products (FW, WG, IG of Conv2D / DepthWise / PointWise / Linear, pooling) adds
-    gamma(n) = 1.01 (n + 1) u times the sum of the |products| (any order, fused or not), and carries the
-    errors of its operands through |W| (or |x|, |dy|);
-  - ReLU and LeakyReLU pass errors through; where the exact pre-activation is within its own error bound of 0
-    the program may take the other branch, so the backward step there may be off by the whole |dy|;
+Tolerances. Every value v the program computes gets an estimate of the variance of its float32 error
+(program - exact, where exact is the float64 result of the same network on the same float32 inputs),
+propagated through the network to first order, as errors of independent roundings add up:
+  - a sum of n products (FW, WG, IG of Conv2D / DepthWise / PointWise / Linear, the pooling sums) adds its own
+    rounding, variance (n + 1) u^2 (sum of |products|)^2 (u = 2^-24; the square of the probabilistic bound
+    sqrt(n) u sum|terms| of Higham and Mary, 2019, in any summation order, fused or not), and carries the
+    errors of its operands with the squares of the other operand (Var(W x) = W^2 Var(x));
+  - ReLU / LeakyReLU pass the variance through. Where an exact pre-activation is within AMBIGUOUS standard
+    deviations of 0 the program might take the other branch, and its backward step would differ by the whole
+    dy there, which spreads to every gradient below: the generator therefore nudges the one weight of the
+    layer before that contributes most to that input until no input is that close to 0 (Step.nudge; a change
+    of about 50 standard deviations of the input's error, ~1e-4 of one weight);
   - Sigmoid / Tanh through their derivatives (tanh_fast adds its 3.5e-5), the losses through theirs plus a
-    few roundings for exp / log / division, the SGD update lr E(dW) plus two roundings.
-The check allows |program - expected| <= 2 E(v) + u |expected| (the factor 2 covers second-order terms; the
-u |expected| the rounding of the expected value to float32).
+    few roundings for exp / log / division, the SGD update lr^2 Var(dW) plus two roundings.
+A worst-case bound (sum of |products| carried through |W| at every layer) grows geometrically with depth and
+is useless beyond a few layers; this estimate tracks the actual error. The check allows
+|program - expected| <= SIGMAS sqrt(variance) + u |expected| (the last term the rounding of the expected value
+to float32); each check prints its largest error as a fraction of its tolerance.
 """
 import math
 import os
@@ -36,8 +42,17 @@ class GenerateError(Exception):
     pass
 
 
-def gamma(n):
-    return 1.01 * (n + 1) * U
+WEIGHTED = ("conv2d", "depthwise", "pointwise", "linear")
+SIGMAS = 10.0  # tolerance = SIGMAS standard deviations of the estimated error (+ the rounding of the value)
+AMBIGUOUS = 6.0  # a ReLU input within this many standard deviations of 0 may take either branch
+NUDGE_ROUNDS = 20
+
+
+def rounding(n, abs_sum):
+    """Variance of the rounding error of sums of n terms whose |terms| add up to abs_sum, in any order, fused
+    or not: (n + 1) u^2 abs_sum^2, the square of the probabilistic bound sqrt(n) u sum|terms| (Higham and Mary,
+    2019) with one more rounding for the products."""
+    return (n + 1) * U * U * abs_sum * abs_sum
 
 
 # ---- the layers as float64 torch functions ----------------------------------------------------------------
@@ -119,122 +134,169 @@ class Step:
         else:
             drawn = int(torch.randint(out_shape[0], (1,), generator=g).item())
             self.label = net.label if net.label is not None else drawn
-        self.checks = []  # (check name, expected float64, error bound float64)
+        self.nudged = 0
+        self.checks = []  # (check name, expected float64, variance of the program's error)
+        for _ in range(NUDGE_ROUNDS):
+            ambiguous = self.run(forward_only=True)
+            if not ambiguous:
+                break
+            self.nudge(ambiguous)
+        else:
+            raise GenerateError(f"ReLU inputs stay within {AMBIGUOUS} standard deviations of their error of 0 after "
+                                f"{NUDGE_ROUNDS} rounds of nudging: try another seed")
+        self.checks = []
         self.run()
 
-    def check(self, name, value, error):
-        self.checks.append((name, value.detach().reshape(-1).clone(), error.detach().reshape(-1).clone()))
+    def check(self, name, value, variance):
+        self.checks.append((name, value.detach().reshape(-1).clone(), variance.detach().reshape(-1).clone()))
 
-    def run(self):
+    def nudge(self, ambiguous):
+        """Moves each ReLU input that is within its error of 0 away from it, by changing the one weight of the
+        layer before whose product contributes most to it: by 50 standard deviations in the direction of its
+        sign. The program's branch is then the exact one, and its backward step has no flip to allow for."""
+        for index, x_in, mask, x, x_var in ambiguous:
+            layer = self.net.layers[index - 1] if index > 0 else None
+            if layer is None or layer.kind not in WEIGHTED:
+                raise GenerateError(f"a ReLU input of {self.net.layers[index].name} is within its error of 0 and "
+                                    "follows no weighted layer: try another seed")
+            w = self.weights[layer.name].double()
+            shift = torch.where(x >= 0, 50.0, -50.0) * x_var.sqrt()
+            if layer.kind == "linear":
+                for o in mask.nonzero().reshape(-1).tolist():
+                    k = int(x_in.abs().argmax())
+                    w[o, k] += shift[o] / x_in[k]
+            else:
+                xp = pad_input(layer, x_in.unsqueeze(0)).squeeze(0)
+                kh, kw = (1, 1) if layer.kind == "pointwise" else layer.kernel
+                s = layer.stride
+                for c, oy, ox in mask.nonzero().tolist():
+                    if layer.kind == "depthwise":
+                        window = xp[c, oy * s:oy * s + kh, ox * s:ox * s + kw]
+                        i, j = divmod(int(window.abs().argmax()), kw)
+                        w[c, 0, i, j] += shift[c, oy, ox] / window[i, j]
+                    else:
+                        window = xp[:, oy * s:oy * s + kh, ox * s:ox * s + kw]
+                        ci, rest = divmod(int(window.abs().argmax()), kh * kw)
+                        i, j = divmod(rest, kw)
+                        w[c, ci, i, j] += shift[c, oy, ox] / window[ci, i, j]
+            self.weights[layer.name] = w.to(torch.float32)
+            self.nudged += int(mask.sum())
+
+    def run(self, forward_only=False):
         net = self.net
+        ambiguous_inputs = []
         x = self.input.double()
-        x_err = torch.zeros_like(x)
-        acts = []  # per layer: (x, x_err, y, y_err, ambiguous)
+        x_var = torch.zeros_like(x)
+        acts = []  # per layer: (x, x_var, y, y_var, ambiguous)
         for layer in net.layers:
             amb = None
-            if layer.kind in ("conv2d", "depthwise", "pointwise", "linear"):
+            if layer.kind in WEIGHTED:
                 w = self.weights[layer.name].double()
                 y = bilinear(layer, w, x)
-                y_abs = bilinear(layer, w.abs(), x.abs())
-                y_err = bilinear(layer, w.abs(), x_err) + gamma(terms(layer)[0]) * y_abs
+                y_var = bilinear(layer, w * w, x_var) + rounding(terms(layer)[0], bilinear(layer, w.abs(), x.abs()))
             elif layer.kind in ("relu", "leaky_relu"):
                 slope = 0.0 if layer.kind == "relu" else layer.alpha
                 y = torch.where(x > 0, x, slope * x)
-                amb = x.abs() <= x_err
-                y_err = x_err + (U * y.abs() if slope else 0.0)
+                amb = x.abs() < AMBIGUOUS * x_var.sqrt()
+                if amb.any():
+                    ambiguous_inputs.append((len(acts), acts[-1][0] if acts else None, amb, x, x_var))
+                y_var = torch.where((x > 0) | amb, x_var, slope * slope * x_var) + (U * y) ** 2
             elif layer.kind == "sigmoid":
                 y = torch.sigmoid(x)
-                y_err = x_err / 4 + 8 * U
+                y_var = (y * (1 - y)) ** 2 * x_var + (4 * U * y) ** 2
             elif layer.kind == "tanh":
                 y = torch.tanh(x)
-                y_err = x_err + TANH_FAST_ERROR + 4 * U
+                y_var = (1 - y * y) ** 2 * x_var + TANH_FAST_ERROR**2 + (4 * U) ** 2
             elif layer.kind == "avgpool":
                 n = layer.kernel[0] * layer.kernel[1]
                 y = pool(layer, x)
-                y_err = pool(layer, x_err) + gamma(n + 1) * pool(layer, x.abs())
+                y_var = pool(layer, x_var) / n + rounding(n + 1, pool(layer, x.abs()))
             else:  # flatten
-                y, y_err = x.reshape(-1), x_err.reshape(-1)
-            acts.append((x, x_err, y, y_err, amb))
+                y, y_var = x.reshape(-1), x_var.reshape(-1)
+            acts.append((x, x_var, y, y_var, amb))
             if layer.kind != "flatten":
-                self.check(f"{layer.name}_fw", y, y_err)
-            x, x_err = y, y_err
+                self.check(f"{layer.name}_fw", y, y_var)
+            x, x_var = y, y_var
 
+        if forward_only:
+            return ambiguous_inputs
         # loss and its gradient
-        out, out_err = x.reshape(-1), x_err.reshape(-1)
+        out, out_var = x.reshape(-1), x_var.reshape(-1)
         n = out.numel()
         if net.loss == "mse":
             t = self.target.double().reshape(-1)
             d = out - t
             loss = (d * d).sum() / n
             grad = 2.0 / n * d
-            loss_err = (2.0 / n) * (d.abs() * out_err).sum() + gamma(n + 3) * loss
-            grad_err = 2.0 / n * out_err + 3 * U * grad.abs()
+            loss_var = ((2.0 / n * d) ** 2 * out_var).sum() + rounding(n + 2, loss)
+            grad_var = (2.0 / n) ** 2 * out_var + (3 * U * grad) ** 2
         else:
             y = torch.softmax(out, 0)
             loss = -torch.log(y[self.label])
             grad = y.clone()
             grad[self.label] -= 1.0
-            y_err = y * (out_err + out_err.max()) + (n + 6) * U * y
-            grad_err = y_err + U * grad.abs()
+            y_var = y * y * (out_var + (y * y * out_var).sum()) + ((n + 6) * U * y) ** 2
+            grad_var = y_var + (U * grad) ** 2
             shifted = out[self.label] - out.max()
-            loss_err = (grad.abs() * out_err).sum() + (n + 4) * U + 2 * U * (loss.abs() + shifted.abs())
+            loss_var = (grad * grad * out_var).sum() + ((n + 4) * U) ** 2 + (2 * U * (loss.abs() + shifted.abs())) ** 2
         self.loss = loss
-        self.check("loss", loss.reshape(1), loss_err.reshape(1))
-        self.check("loss_grad", grad, grad_err)
+        self.check("loss", loss.reshape(1), loss_var.reshape(1))
+        self.check("loss_grad", grad, grad_var)
 
         # backward
         ig = needs_input_gradient(net)
-        gy, gy_err = grad.reshape(net.layers[-1].out_shape), grad_err.reshape(net.layers[-1].out_shape)
+        gy, gy_var = grad.reshape(net.layers[-1].out_shape), grad_var.reshape(net.layers[-1].out_shape)
         self.updated = {}
-        for layer, has_ig, (x, x_err, y, y_err, amb) in reversed(list(zip(net.layers, ig, acts))):
-            gx = gx_err = None
-            if layer.kind in ("conv2d", "depthwise", "pointwise", "linear"):
+        for layer, has_ig, (x, x_var, y, y_var, amb) in reversed(list(zip(net.layers, ig, acts))):
+            gx = gx_var = None
+            if layer.kind in WEIGHTED:
                 w = self.weights[layer.name].double()
                 n_fw, n_wg, n_ig = terms(layer)
                 if layer.train:
                     dw = vjp_w(layer, w.shape, x, gy)
-                    dw_abs = vjp_w(layer, w.shape, x.abs(), gy.abs())
-                    dw_err = (vjp_w(layer, w.shape, x.abs(), gy_err) + vjp_w(layer, w.shape, x_err, gy.abs()) +
-                              gamma(n_wg) * dw_abs)
-                    self.check(f"{layer.name}_wg", dw, dw_err)
+                    dw_var = (vjp_w(layer, w.shape, x * x, gy_var) + vjp_w(layer, w.shape, x_var, gy * gy) +
+                              rounding(n_wg, vjp_w(layer, w.shape, x.abs(), gy.abs())))
+                    self.check(f"{layer.name}_wg", dw, dw_var)
                     w_new = w - net.lr * dw
-                    w_new_err = net.lr * dw_err + 2 * U * (net.lr * dw.abs() + w_new.abs())
-                    self.updated[layer.name] = (w_new, w_new_err)
+                    w_new_var = net.lr**2 * dw_var + (2 * U * (net.lr * dw.abs() + w_new.abs())) ** 2
+                    self.updated[layer.name] = (w_new, w_new_var)
                 if has_ig:
                     gx = vjp_x(layer, w, x.shape, gy)
-                    gx_err = vjp_x(layer, w.abs(), x.shape, gy_err) + gamma(n_ig) * vjp_x(layer, w.abs(), x.shape,
-                                                                                            gy.abs())
+                    gx_var = (vjp_x(layer, w * w, x.shape, gy_var) +
+                              rounding(n_ig, vjp_x(layer, w.abs(), x.shape, gy.abs())))
             elif not has_ig:
                 pass
             elif layer.kind in ("relu", "leaky_relu"):
                 slope = 0.0 if layer.kind == "relu" else layer.alpha
                 positive = x > 0
                 gx = torch.where(positive, gy, slope * gy)
-                gx_err = (torch.where(positive | amb, gy_err, slope * gy_err) + amb * (1 - slope) * gy.abs() +
-                          U * gx.abs())
+                # where the pre-activation is within its error of 0 the program may take the other branch
+                gx_var = (torch.where(positive | amb, gy_var, slope * slope * gy_var) + amb * ((1 - slope) * gy) ** 2 +
+                          (U * gx) ** 2)
             elif layer.kind == "sigmoid":
                 deriv = y * (1 - y)
                 gx = gy * deriv
-                gx_err = gy_err * deriv + gy.abs() * (1 - 2 * y).abs() * y_err + 3 * U * gx.abs()
+                gx_var = deriv**2 * gy_var + (gy * (1 - 2 * y)) ** 2 * y_var + (3 * U * gx) ** 2
             elif layer.kind == "tanh":
                 deriv = 1 - y * y
                 gx = gy * deriv
-                gx_err = gy_err * deriv + gy.abs() * 2 * y.abs() * y_err + 3 * U * gx.abs()
+                gx_var = deriv**2 * gy_var + (2 * gy * y) ** 2 * y_var + (3 * U * gx) ** 2
             elif layer.kind == "avgpool":
+                n = layer.kernel[0] * layer.kernel[1]
                 gx = pool_vjp(layer, x.shape, gy)
-                gx_err = pool_vjp(layer, x.shape, gy_err) + 2 * U * gx.abs()
+                gx_var = pool_vjp(layer, x.shape, gy_var) / n + (2 * U * gx) ** 2
             else:  # flatten
-                gx, gx_err = gy.reshape(x.shape), gy_err.reshape(x.shape)
+                gx, gx_var = gy.reshape(x.shape), gy_var.reshape(x.shape)
             if gx is not None and layer.kind != "flatten":
-                suffix = "ig" if layer.kind in ("conv2d", "depthwise", "pointwise", "linear") else "bw"
-                self.check(f"{layer.name}_{suffix}", gx, gx_err)
+                suffix = "ig" if layer.kind in WEIGHTED else "bw"
+                self.check(f"{layer.name}_{suffix}", gx, gx_var)
             if gx is None:
                 break
-            gy, gy_err = gx, gx_err
+            gy, gy_var = gx, gx_var
         for layer in net.layers:
             if layer.name in self.updated:
-                w_new, w_new_err = self.updated[layer.name]
-                self.check(f"{layer.name}_sgd", w_new, w_new_err)
+                w_new, w_new_var = self.updated[layer.name]
+                self.check(f"{layer.name}_sgd", w_new, w_new_var)
         self.cross_check()
 
     def cross_check(self):
@@ -292,8 +354,8 @@ def f32_bytes(t):
     return array("f", t.detach().to(torch.float32).reshape(-1).tolist()).tobytes()
 
 
-def tolerance_of(expected, error):
-    tol = 2.0 * error + U * expected.abs() + 2.0**-126
+def tolerance_of(expected, variance):
+    tol = SIGMAS * variance.sqrt() + U * expected.abs() + 2.0**-126
     t32 = tol.to(torch.float32)
     # round up: the float32 tolerance must not be below the float64 one
     below = t32.double() < tol
@@ -346,8 +408,8 @@ def generate(net, out_dir, program, perturb):
         if layer.weight_shape is not None:
             weights.add(f"{layer.name}_w", f32_bytes(step.weights[layer.name]))
     checks = []
-    for name, expected, error in step.checks:
-        tol = tolerance_of(expected, error)
+    for name, expected, variance in step.checks:
+        tol = tolerance_of(expected, variance)
         exp32 = expected.to(torch.float32)
         if name == perturb:
             exp32 = exp32.clone()
