@@ -13,6 +13,8 @@
 #include "tiled_matmul.h"
 #include "train_ops_fp32.h"
 
+#define NET_MAX_CORES 16
+
 /* ---- element-wise steps ---------------------------------------------------------------------------- */
 
 typedef struct {
@@ -248,7 +250,8 @@ static void pool_fw_rows(const net_avgpool_t* l, unsigned g, const float* x, flo
     }
 }
 
-/* dx[c][iy][ix] = dy[c][iy / kh][ix / kw] / (kh kw), 0 where no window covers the input. */
+/* dx[c][iy][ix] = dy[c][iy / kh][ix / kw] / (kh kw), 0 where no window covers the input; rows (c, iy) split,
+ * each row walked window by window (no division per element). */
 static void pool_bw_rows(const net_avgpool_t* l, unsigned g, const float* dy, float* dx) {
     const unsigned ho = l->h / l->kh, wo = l->w / l->kw;
     const float scale = 1.0f / (float)(l->kh * l->kw);
@@ -256,10 +259,16 @@ static void pool_bw_rows(const net_avgpool_t* l, unsigned g, const float* dy, fl
     split_range(g * l->h, core_id(), num_cores(), &lo, &hi);
     for (unsigned r = lo; r < hi; ++r) {
         const unsigned c = r / l->h, iy = r % l->h, oy = iy / l->kh;
-        for (unsigned ix = 0; ix < l->w; ++ix) {
-            const unsigned ox = ix / l->kw;
-            dx[(c * l->h + iy) * l->w + ix] = oy < ho && ox < wo ? dy[(c * ho + oy) * wo + ox] * scale : 0.0f;
-        }
+        float* out = dx + (c * l->h + iy) * l->w;
+        unsigned ix = 0;
+        if (oy < ho)
+            for (unsigned ox = 0; ox < wo; ++ox) {
+                const float v = dy[(c * ho + oy) * wo + ox] * scale;
+                for (unsigned j = 0; j < l->kw; ++j)
+                    out[ix++] = v;
+            }
+        for (; ix < l->w; ++ix)
+            out[ix] = 0.0f;
     }
 }
 
@@ -621,17 +630,56 @@ void net_loss(net_loss_kind_t kind, unsigned n, const float* out, const float* t
 /* ---- check -----------------------------------------------------------------------------------------------
  */
 
-int net_check(const char* name, const float* got, const float* expected, const float* tolerance, unsigned n) {
+typedef struct {
+    const float* got;
+    const float* expected;
+    const float* tolerance;
+    unsigned n;
+    /* per core: its first element outside the tolerance (n: none), its largest error and error / tolerance */
+    unsigned first_bad[NET_MAX_CORES];
+    float worst[NET_MAX_CORES];
+    float worst_ratio[NET_MAX_CORES];
+} check_ctx_t;
+
+static void check_share(void* arg) {
+    check_ctx_t* c = arg;
+    const unsigned id = core_id();
+    unsigned lo, hi;
+    split_range(c->n, id, num_cores(), &lo, &hi);
     float worst = 0.0f, worst_ratio = 0.0f;
-    for (unsigned i = 0; i < n; ++i) {
-        const float error = got[i] > expected[i] ? got[i] - expected[i] : expected[i] - got[i];
-        if (!(error <= tolerance[i])) {
-            printf("%s: mismatch at [%u]: got %.9g, PyTorch %.9g, |error| %.3g > tolerance %.3g\n", name, i,
-                   (double)got[i], (double)expected[i], (double)error, (double)tolerance[i]);
-            return 1;
+    unsigned bad = c->n;
+    for (unsigned i = lo; i < hi; ++i) {
+        const float error =
+            c->got[i] > c->expected[i] ? c->got[i] - c->expected[i] : c->expected[i] - c->got[i];
+        if (!(error <= c->tolerance[i])) {
+            bad = i;
+            break;
         }
         if (error > worst) worst = error;
-        if (error > worst_ratio * tolerance[i]) worst_ratio = error / tolerance[i];
+        if (error > worst_ratio * c->tolerance[i]) worst_ratio = error / c->tolerance[i];
+    }
+    c->first_bad[id] = bad;
+    c->worst[id] = worst;
+    c->worst_ratio[id] = worst_ratio;
+}
+
+int net_check(const char* name, const float* got, const float* expected, const float* tolerance, unsigned n) {
+    TCDM_BSS static check_ctx_t c;
+    c.got = got, c.expected = expected, c.tolerance = tolerance, c.n = n;
+    const unsigned cores = num_cores() < NET_MAX_CORES ? num_cores() : NET_MAX_CORES;
+    team_fork(cores, check_share, &c);
+    float worst = 0.0f, worst_ratio = 0.0f;
+    unsigned bad = n;
+    for (unsigned k = 0; k < cores; ++k) {
+        bad = c.first_bad[k] < bad ? c.first_bad[k] : bad;
+        worst = c.worst[k] > worst ? c.worst[k] : worst;
+        worst_ratio = c.worst_ratio[k] > worst_ratio ? c.worst_ratio[k] : worst_ratio;
+    }
+    if (bad < n) {
+        const float error = got[bad] > expected[bad] ? got[bad] - expected[bad] : expected[bad] - got[bad];
+        printf("%s: mismatch at [%u]: got %.9g, PyTorch %.9g, |error| %.3g > tolerance %.3g\n", name, bad,
+               (double)got[bad], (double)expected[bad], (double)error, (double)tolerance[bad]);
+        return 1;
     }
     printf("%s OK (%u values, max |error| %.3g, at most %.3g of the tolerance)\n", name, n, (double)worst,
            (double)worst_ratio);

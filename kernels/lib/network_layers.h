@@ -89,8 +89,9 @@ typedef enum { NET_LOSS_MSE, NET_LOSS_CROSS_ENTROPY } net_loss_kind_t;
 void net_loss(net_loss_kind_t kind, unsigned n, const float* out, const float* target, unsigned label,
               float* grad, float* loss);
 
-/* Compares `got` [n] with `expected` within the per-element `tolerance`: prints the first element outside
- * it (or "<name> OK, max |error| e") and returns 1 if there is one, else 0. Called by core 0. */
+/* Compares `got` [n] with `expected` within the per-element `tolerance`, every core on its share: prints the
+ * first element outside it (or "<name> OK" with the largest error, absolute and as a fraction of its
+ * tolerance) and returns 1 if there is one, else 0. Called by core 0 outside a team. */
 int net_check(const char* name, const float* got, const float* expected, const float* tolerance, unsigned n);
 
 #endif

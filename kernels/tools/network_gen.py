@@ -2,6 +2,8 @@
 """Training-step programs for the cluster from a network description (kernels/networks/*.yaml).
 
     network_gen.py check DESC [--print WHAT]        validate; print the layers, shapes and MACs
+    network_gen.py autotune-commands DESC [OPTIONS]  the `pulpsim autotune --tiled` command of each
+                                                    Linear / PointWise step (OPTIONS added to each)
     network_gen.py generate DESC --out-dir DIR [--name NAME] [--perturb CHECK]
 
 `generate` writes into DIR:
@@ -414,6 +416,28 @@ def summary(net):
     return "\n".join(lines)
 
 
+def autotune_commands(net, options):
+    """One `pulpsim autotune` per distinct Linear / PointWise shape of the network: the steps it runs through
+    tiled_matmul(), whose tuning-file entries a build configured with -DPULPSIM_TUNING takes."""
+    seen, out = set(), []
+    ig = needs_input_gradient(net)
+    for layer, has_ig in zip(net.layers, ig):
+        if layer.kind == "linear":
+            shape = f"{layer.in_shape[0]}x{layer.out_shape[0]}"
+        elif layer.kind == "pointwise":
+            shape = f"{layer.in_shape[0]}x{layer.out_shape[0]}x{layer.in_shape[1] * layer.in_shape[2]}"
+        else:
+            continue
+        steps = ["fw"] + (["wg"] if layer.train else []) + (["ig"] if has_ig else [])
+        for step in steps:
+            if (layer.kind, shape, step) in seen:
+                continue
+            seen.add((layer.kind, shape, step))
+            out.append(" ".join(["build/bin/pulpsim autotune --tiled --layer", layer.kind, "--step", step, "--shape",
+                                 shape, *options]))
+    return out
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -422,6 +446,10 @@ def main():
     check.add_argument("--print", choices=("summary", "l2-size", "name"), default="summary", dest="show",
                        help="what to print: the layers (default), the L2 bytes to link the program with "
                             "(l2_size, or 4 MiB), or the network's name")
+    tune = sub.add_parser("autotune-commands",
+                          help="print the `pulpsim autotune --tiled` command of each Linear / PointWise shape")
+    tune.add_argument("description")
+    tune.add_argument("options", nargs=argparse.REMAINDER, help="options added to every command")
     gen = sub.add_parser("generate", help="write the training-step program of a description")
     gen.add_argument("description")
     gen.add_argument("--out-dir", required=True)
@@ -433,6 +461,9 @@ def main():
     except DescriptionError as e:
         print(f"{args.description}:{e.line}: {e.message}", file=sys.stderr)
         return 2
+    if args.command == "autotune-commands":
+        print("\n".join(autotune_commands(net, args.options)))
+        return 0
     if args.command == "check":
         shown = {"summary": lambda: summary(net), "l2-size": lambda: net.l2_size or DEFAULT_L2_SIZE,
                  "name": lambda: net.name}
