@@ -7,6 +7,7 @@
 
 #include "activations_fp32.h"
 #include "cluster.h"
+#include "depthwise_fp32.h"
 #include "dma.h"
 #include "im2col_fp32.h"
 #include "runtime.h"
@@ -127,6 +128,7 @@ typedef enum { DW_FW, DW_WG, DW_IG, POOL_FW, POOL_BW } group_step_t;
 typedef struct {
     group_step_t step;
     const net_depthwise_t* dw;
+    dw3x3_fn_t dw3x3; /* a 3x3 family kernel for the step, or NULL */
     const net_avgpool_t* pool;
     unsigned c, group, tiles;
     unsigned in0_len, in1_len, out_len;
@@ -207,7 +209,9 @@ static void dw_wg_weights(const net_depthwise_t* l, unsigned g, const float* x, 
     }
 }
 
-/* dx[c][iy][ix] = sum over the taps (i, j) whose output (oy, ox) exists of w[c][i][j] dy[c][oy][ox]. */
+/* dx[c][iy][ix] = sum over the taps (i, j) whose output (oy, ox) exists of w[c][i][j] dy[c][oy][ox]: the
+ * taps i = (iy + pt) mod s, + s, ... (and j likewise) land on outputs, oy = (iy + pt - i) / s; rows (c, iy)
+ * split. */
 static void dw_ig_rows(const net_depthwise_t* l, unsigned g, const float* dy, const float* w, float* dx) {
     unsigned lo, hi;
     split_range(g * l->h, core_id(), num_cores(), &lo, &hi);
@@ -216,15 +220,17 @@ static void dw_ig_rows(const net_depthwise_t* l, unsigned g, const float* dy, co
         const unsigned c = r / l->h, iy = r % l->h;
         const float* dyc = dy + c * l->h_out * l->w_out;
         const float* wc = w + c * k * k;
+        const unsigned ty = iy + l->pad_top;
         for (unsigned ix = 0; ix < l->w; ++ix) {
+            const unsigned tx = ix + l->pad_left;
             float acc = 0.0f;
-            for (unsigned i = 0; i < k; ++i) {
-                const int ty = (int)(iy + l->pad_top) - (int)i;
-                if (ty < 0 || ty % (int)s != 0 || ty / (int)s >= (int)l->h_out) continue;
-                for (unsigned j = 0; j < k; ++j) {
-                    const int tx = (int)(ix + l->pad_left) - (int)j;
-                    if (tx < 0 || tx % (int)s != 0 || tx / (int)s >= (int)l->w_out) continue;
-                    acc += wc[i * k + j] * dyc[(ty / (int)s) * (int)l->w_out + tx / (int)s];
+            for (unsigned i = ty % s; i < k && i <= ty; i += s) {
+                const unsigned oy = (ty - i) / s;
+                if (oy >= l->h_out) continue;
+                for (unsigned j = tx % s; j < k && j <= tx; j += s) {
+                    const unsigned ox = (tx - j) / s;
+                    if (ox >= l->w_out) continue;
+                    acc += wc[i * k + j] * dyc[oy * l->w_out + ox];
                 }
             }
             dx[(c * l->h + iy) * l->w + ix] = acc;
@@ -276,6 +282,15 @@ static void group_compute(void* ctx, unsigned tile, unsigned buf) {
     const group_ctx_t* t = ctx;
     unsigned g;
     group_of(t, tile, &g);
+    if (t->dw3x3) {
+        const net_depthwise_t* l = t->dw;
+        dw3x3_args_t a = {.c = g, .h = l->h, .w = l->w};
+        if (t->step == DW_FW) a.x = t->in0_buf[buf], a.weight = t->in1_buf[buf], a.y = t->out_buf[buf];
+        if (t->step == DW_WG) a.x = t->in0_buf[buf], a.dy = t->in1_buf[buf], a.dw = t->out_buf[buf];
+        if (t->step == DW_IG) a.dy = t->in0_buf[buf], a.weight = t->in1_buf[buf], a.dx = t->out_buf[buf];
+        t->dw3x3(&a);
+        return;
+    }
     switch (t->step) {
     case DW_FW: dw_fw_rows(t->dw, g, t->in0_buf[buf], t->in1_buf[buf], t->out_buf[buf]); break;
     case DW_WG: dw_wg_weights(t->dw, g, t->in0_buf[buf], t->in1_buf[buf], t->out_buf[buf]); break;
@@ -354,6 +369,15 @@ static void run_depthwise(group_step_t step, const net_depthwise_t* l) {
                            .in1 = l->weight,
                            .out = l->dx};
         break;
+    }
+    if (l->variant) {
+        if (l->k != 3 || l->stride != 1 || l->pad_top != 1 || l->pad_left != 1 || l->h_out != l->h || l->w_out != l->w)
+            kernel_fail("net_depthwise: kernel %s needs a 3x3 kernel at stride 1 with padding 1", l->variant);
+        const unsigned family_step = step == DW_FW ? DW3X3_FW : step == DW_WG ? DW3X3_WG : DW3X3_IG;
+        for (unsigned v = 0; v < DW3X3_VARIANTS && !t->dw3x3; ++v)
+            if (dw3x3_variants[v].step == family_step && strcmp(dw3x3_variants[v].name, l->variant) == 0)
+                t->dw3x3 = dw3x3_variants[v].fn;
+        if (!t->dw3x3) kernel_fail("net_depthwise: no DepthWise 3x3 kernel named %s for this step", l->variant);
     }
     run_groups("net_depthwise", t);
 }

@@ -7,7 +7,8 @@
  *   net_elementwise()    activations FW / BW and the SGD update, in chunks through the TCDM, double-buffered
  *                        (dma_double_buffer): every op works in place on the chunk of its first operand
  *   net_depthwise_*()    DepthWise k x k convolution at any stride and (asymmetric) zero padding, by channel
- *                        groups through the TCDM, double-buffered; direct loops (plain fmadd chains)
+ *                        groups through the TCDM, double-buffered; direct loops (plain fmadd chains), or a
+ *                        kernel of the DepthWise 3x3 family for 3x3 / stride 1 / padding 1
  *   net_avgpool_fw/bw()  average pooling with the window as stride, no padding, by channel groups
  *   net_conv2d_fw/wg()   Conv2D staged: the zero-padded input and its im2col stay in the TCDM for the whole
  *                        step, the output channels go through in groups, double-buffered; the matmul is one
@@ -38,9 +39,12 @@ typedef enum {
 void net_elementwise(net_ew_op_t op, unsigned n, const float* a, const float* b, float* out, float param);
 
 /* A DepthWise convolution: x / dx [c][h][w], w / dw [c][k][k], y / dy [c][h_out][w_out]; output (oy, ox)
- * reads inputs (oy stride - pad_top + i, ox stride - pad_left + j), zero outside. */
+ * reads inputs (oy stride - pad_top + i, ox stride - pad_left + j), zero outside. `variant` names a kernel
+ * of dw3x3_variants[] (depthwise_fp32.h: "dw", "dw_u2", "dw_ch_u4", ...) for a 3x3 kernel at stride 1 with
+ * padding 1, run on each channel group; NULL: the direct loops (any shape). */
 typedef struct {
     unsigned c, h, w, k, stride, pad_top, pad_left, h_out, w_out;
+    const char* variant;
     const float* x;
     const float* weight;
     float* y;

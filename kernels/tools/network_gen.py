@@ -49,7 +49,7 @@ SHORT = {"conv2d": "conv", "depthwise": "dw", "pointwise": "pw", "linear": "line
          "leaky_relu": "lrelu", "sigmoid": "sigmoid", "tanh": "tanh", "avgpool": "pool", "flatten": "flatten"}
 LAYER_KEYS = {
     "conv2d": {"out_channels", "kernel", "stride", "padding"},
-    "depthwise": {"kernel", "stride", "padding"},
+    "depthwise": {"kernel", "stride", "padding", "variant"},
     "pointwise": {"out_channels"},
     "linear": {"out_features"},
     "relu": set(),
@@ -60,6 +60,11 @@ LAYER_KEYS = {
     "flatten": set(),
 }
 COMMON_LAYER_KEYS = {"type", "train"}
+# kernels of dw3x3_variants[] (kernels/lib/depthwise_fp32.h) for a 3x3 DepthWise at stride 1, padding 1;
+# dw_u2 is the fastest on every step for a DS-CNN channel group on pulp-open (pulpsim autotune --layer
+# depthwise --shape 13x25x5: 3.5-3.7x over dw)
+DW3X3_VARIANTS = ("dw", "dw_ch", "dw_u2", "dw_u4", "dw_ch_u2", "dw_ch_u4", "dw_ch_c2")
+DEFAULT_DW3X3_VARIANT = "dw_u2"
 TOP_KEYS = {"network", "description", "input", "layers", "loss", "optimizer", "seed", "first_layer", "l2_size"}
 
 
@@ -128,6 +133,7 @@ class Layer:
     stride: int = 1
     pad: tuple = (0, 0, 0, 0)  # top, bottom, left, right
     alpha: float = 0.01
+    variant: str = None  # depthwise 3x3 / stride 1 / padding 1: a kernel of the DepthWise 3x3 family
     # filled by the generator
     weight_shape: tuple = None
 
@@ -352,6 +358,16 @@ def chain(layer, keys, item):
             layer.weight_shape = (layer.out_channels, shape[0], kernel[0], kernel[1])
             return (layer.out_channels, out_h, out_w)
         layer.weight_shape = (shape[0], 1, kernel[0], kernel[1])
+        family = layer.kernel == (3, 3) and stride == 1 and pad == (1, 1, 1, 1)
+        if "variant" in keys:
+            layer.variant = scalar(keys["variant"][1], str, "variant")
+            if not family:
+                raise DescriptionError(keys["variant"][0], "variant needs a 3x3 kernel at stride 1 with padding 1")
+            if layer.variant not in DW3X3_VARIANTS:
+                raise DescriptionError(keys["variant"][1], f"unknown DepthWise 3x3 kernel '{layer.variant}' (known: "
+                                       f"{', '.join(DW3X3_VARIANTS)})")
+        elif family:
+            layer.variant = DEFAULT_DW3X3_VARIANT
         return (shape[0], out_h, out_w)
     if kind == "pointwise":
         need_spatial()
@@ -409,6 +425,7 @@ def summary(net):
         total["wg"] += macs if layer.train else 0
         total["ig"] += macs if has_ig and layer.kind in WEIGHTED else 0
         frozen = " (frozen)" if layer.kind in WEIGHTED and not layer.train else ""
+        frozen += f", kernel {layer.variant}" if layer.variant else ""
         lines.append(f"  {layer.name:<12} {fmt(layer.in_shape):>12} -> {fmt(layer.out_shape):<12} "
                      f"{macs:>10} MACs  {layer.params():>8} weights  steps {' '.join(steps) or '-'}{frozen}")
     lines.append(f"  MACs per step: FW {total['fw']}, WG {total['wg']}, IG {total['ig']}, "

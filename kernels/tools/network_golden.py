@@ -516,18 +516,15 @@ def program_text(net, program, step, out_sym, din_sym, checks):
                 f"static const pointwise_t {n} = {{.cin = {c_in}, .cout = {layer.out_shape[0]}, .hw = {hw}, "
                 f".in = {x}, .w = {w}, .out = {y}, .d_out = {dy}, .d_w = {dw}, .d_in = {dx}}};")
             calls = {s: f"pointwise_{s}(&{n}, {cores});" for s in ("fw", "wg", "ig")}
-        elif layer.kind == "depthwise" and layer.kernel == (3, 3) and layer.stride == 1 and layer.pad == (1,) * 4:
-            descriptors.append(
-                f"static const dw3x3_args_t {n} = {{.c = {c_in}, .h = {layer.in_shape[1]}, .w = {layer.in_shape[2]}, "
-                f".x = {x}, .weight = {w}, .y = {y}, .dy = {dy}, .dw = {dw}, .dx = {dx}}};")
-            calls = {s: f"dw3x3_{s}_tiled(&{n}, {cores});" for s in ("fw", "wg", "ig")}
         elif layer.kind == "depthwise":
+            variant = f'"{layer.variant}"' if layer.variant else "NULL"
             descriptors.append(
                 f"static const net_depthwise_t {n} = {{.c = {c_in}, .h = {layer.in_shape[1]}, "
                 f".w = {layer.in_shape[2]}, .k = {layer.kernel[0]}, .stride = {layer.stride}, "
                 f".pad_top = {layer.pad[0]}, .pad_left = {layer.pad[2]}, .h_out = {layer.out_shape[1]}, "
-                f".w_out = {layer.out_shape[2]}, .x = {x}, .weight = {w}, .y = {y}, .dy = {dy}, .dw = {dw}, "
-                f".dx = {dx}}};")
+                f".w_out = {layer.out_shape[2]}, "
+                f".variant = {variant}, .x = {x}, .weight = {w}, "
+                f".y = {y}, .dy = {dy}, .dw = {dw}, .dx = {dx}}};")
             calls = {s: f"net_depthwise_{s}(&{n});" for s in ("fw", "wg", "ig")}
         elif layer.kind == "conv2d":
             descriptors.append(
@@ -590,7 +587,7 @@ def program_text(net, program, step, out_sym, din_sym, checks):
             f" * network {net.name} (loss {net.loss}, SGD lr {net.lr}, seed {net.seed}), then the check of every",
             " * result against PyTorch. Do not edit: edit the description. */",
             "#include <stddef.h>", "#include <stdio.h>", "",
-            "#include \"cluster.h\"", "#include \"depthwise_tiled.h\"", "#include \"network_layers.h\"",
+            "#include \"cluster.h\"", "#include \"network_layers.h\"",
             "#include \"runtime.h\"", "#include \"train_layers.h\"", "",
             *externs, "", *descriptors, "",
             "int main(void) {",

@@ -9,7 +9,8 @@ the layer's MACs per cycle, then the step's totals with and without the SGD upda
 that clock. --latent-replay adds, for each weighted layer l, the cycles of a step whose adaptive stage
 starts at l (a latent replay of l's input): every region of the layers from l on, the loss, but not l's
 input gradient; --samples N multiplies that by the sample steps of a learning event (seed 003's Table IV:
-14 mini-batches x 128 latent inputs x 4 epochs = 7168).
+14 mini-batches x 128 latent inputs x 4 epochs = 7168), --updates M counts the SGD regions M times instead
+(one update per mini-batch: 14 x 4 = 56).
 """
 import argparse
 import json
@@ -25,6 +26,7 @@ def main():
     parser.add_argument("--mhz", type=float, help="cluster clock, to print times")
     parser.add_argument("--latent-replay", action="store_true")
     parser.add_argument("--samples", type=int, default=1)
+    parser.add_argument("--updates", type=int, help="SGD updates per learning event (default: one per sample)")
     args = parser.parse_args()
     try:
         with open(args.report, encoding="utf-8") as f:
@@ -70,16 +72,20 @@ def main():
         print(f"\nlatent replay at layer l: the adaptive stage from l on, per sample"
               + (f" and x {args.samples} samples" if args.samples > 1 else ""))
         for l in weighted:
-            cycles = loss
+            cycles, update = loss, 0
             for (n, kind), steps in layers.items():
                 if n < l:
                     continue
                 for s, (c, _) in steps.items():
-                    if not (n == l and s == "ig"):
+                    if s == "sgd":
+                        update += c
+                    elif not (n == l and s == "ig"):
                         cycles += c
-            line = f"  l = {l:>3}: {cycles:>11} cycles{time(cycles)}"
+            line = f"  l = {l:>3}: {cycles + update:>11} cycles{time(cycles + update)}"
             if args.samples > 1 and args.mhz:
-                line += f"  x {args.samples} = {cycles * args.samples / args.mhz / 1e6:10.2f} s"
+                updates = args.samples if args.updates is None else args.updates
+                event = cycles * args.samples + update * updates
+                line += f"  x {args.samples} samples, {updates} updates = {event / args.mhz / 1e6:10.2f} s"
             print(line)
     return 0
 

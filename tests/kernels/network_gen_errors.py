@@ -17,6 +17,7 @@ BAD = {
     "unknown_key.yaml": (6, r"unknown key 'bias' in a linear layer"),
     "bad_value.yaml": (8, r"lr must be positive"),
     "kernel_too_large.yaml": (4, r"a 5x5 kernel does not fit the padded 2x4x4 input"),
+    "bad_variant.yaml": (4, r"variant needs a 3x3 kernel at stride 1 with padding 1"),
 }
 
 
