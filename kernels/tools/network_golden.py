@@ -297,6 +297,9 @@ class Step:
             if layer.name in self.updated:
                 w_new, w_new_var = self.updated[layer.name]
                 self.check(f"{layer.name}_sgd", w_new, w_new_var)
+            elif layer.weight_shape is not None:  # frozen: the weights must come out untouched
+                w = self.weights[layer.name].double()
+                self.check(f"{layer.name}_frozen", w, torch.zeros_like(w))
         self.cross_check()
 
     def cross_check(self):
@@ -573,6 +576,7 @@ def program_text(net, program, step, out_sym, din_sym, checks):
         check_symbols[f"{layer.name}_fw"] = out_sym[layer.name]
         check_symbols[f"{layer.name}_wg"] = f"{layer.name}_dw"
         check_symbols[f"{layer.name}_sgd"] = f"{layer.name}_w"
+        check_symbols[f"{layer.name}_frozen"] = f"{layer.name}_w"
         if layer.name in din_sym:
             check_symbols[f"{layer.name}_ig"] = din_sym[layer.name]
             check_symbols[f"{layer.name}_bw"] = din_sym[layer.name]
