@@ -34,6 +34,8 @@ from array import array
 import torch
 import torch.nn.functional as F
 
+from network_gen import WEIGHTED, needs_input_gradient
+
 U = 2.0**-24
 TANH_FAST_ERROR = 3.5e-5  # kernels/lib/activations_fp32.h: max |tanh_fast - tanhf| 3.1e-5
 
@@ -42,7 +44,6 @@ class GenerateError(Exception):
     pass
 
 
-WEIGHTED = ("conv2d", "depthwise", "pointwise", "linear")
 SIGMAS = 10.0  # tolerance = SIGMAS standard deviations of the estimated error (+ the rounding of the value)
 AMBIGUOUS = 6.0  # a ReLU input within this many standard deviations of 0 may take either branch
 NUDGE_ROUNDS = 20
@@ -341,14 +342,6 @@ class Step:
                 mine = self.updated[layer.name][0]
                 if not torch.allclose(mine, p.detach(), rtol=1e-12, atol=1e-14):
                     raise GenerateError(f"internal: updated weights of {layer.name} differ from torch.optim.SGD")
-
-
-def needs_input_gradient(net):
-    out, trained_before = [], False
-    for layer in net.layers:
-        out.append(trained_before)
-        trained_before = trained_before or layer.train
-    return out
 
 
 # ---- tensors and program text ------------------------------------------------------------------------------
