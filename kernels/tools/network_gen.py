@@ -26,7 +26,7 @@ import math
 import os
 import re
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import yaml
 
@@ -171,8 +171,6 @@ class Network:
     seed: int = 0
     l2_size: int = 0
     description: str = ""
-    loss_line: int = 0
-    extra: dict = field(default_factory=dict)
 
 
 def padding_of(node, kernel, stride, size, what):
@@ -313,8 +311,7 @@ def parse(path):
         raise DescriptionError(layers_node, "no layer trains (every weighted layer has train: false)")
     description = scalar(top["description"][1], str, "description") if "description" in top else ""
     return Network(path=path, name=name, input_shape=input_shape, layers=layers, loss=loss, target=target,
-                   label=label, lr=lr, seed=seed, l2_size=l2_size, description=description,
-                   loss_line=loss_node.start_mark.line + 1)
+                   label=label, lr=lr, seed=seed, l2_size=l2_size, description=description)
 
 
 def fmt(shape):

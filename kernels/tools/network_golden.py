@@ -590,7 +590,7 @@ def program_text(net, program, step, out_sym, din_sym, checks):
             "int main(void) {",
             f"    region_begin(\"train_step\", {total_macs}u);",
             *forward,
-            f"    region_begin(\"loss\", 0u);", f"    {loss_call}", "    region_end();"]
+            "    region_begin(\"loss\", 0u);", f"    {loss_call}", "    region_end();"]
     for steps in backward:
         for s in steps:
             body += s
