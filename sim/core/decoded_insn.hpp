@@ -35,7 +35,8 @@ inline constexpr uint8_t kZeroSlot = 64; // always ready; used for x0 and unused
 inline constexpr uint8_t kSinkSlot = 65; // written by instructions without a destination (and by x0 writes)
 inline constexpr unsigned kSlotCount = 66;
 
-struct DecodedInsn {
+// A cache line each: the decode cache is indexed with a shift.
+struct alignas(64) DecodedInsn {
     ExecFn exec = nullptr; // nullptr: not decoded yet
     int32_t imm = 0;
     uint32_t raw = 0;
@@ -49,6 +50,10 @@ struct DecodedInsn {
     uint8_t aux = 0;         // rounding mode, loop index, sub-operation: meaning depends on the handler
     uint8_t stat_index = 0;  // 2 * cls + compressed, filled in by decode()
     uint16_t ready_code = 4; // latency << 2 | ReadyCause, filled in by decode()
+    // Filled in by decode(), for the scoreboard's quick test (Hart::pending_): bit s for every register slot
+    // s in src, and bit dst when the result may still be unusable when the next instruction issues.
+    uint64_t src_mask = 0;
+    uint64_t pend_mask = 0;
 };
 
 // A scoreboard entry packs the cycle a value becomes usable with what produced it, so that one store per

@@ -91,6 +91,7 @@ inline void divsqrt_end(Hart& h, uint8_t result_slot, unsigned latency) {
         h.delay_issue(h.fpu_arbiter_->issue(h.hartid(), h.issue_, FpuOperation::DivSqrt, latency),
                       StallKind::FpuContention);
     h.ready_[result_slot] = ready_entry(h.issue_ + latency, ReadyCause::Fpu);
+    h.pending_ |= uint64_t{1} << result_slot;
     h.fpu_free_ = h.issue_ + latency;
 }
 

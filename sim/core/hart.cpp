@@ -38,6 +38,7 @@ void Hart::reset(uint32_t pc, uint32_t sp) {
     cycle_ = issue_ = 0;
     fflags_ = frm_ = 0;
     ready_.fill(0);
+    pending_ = 0;
     stats_ = CoreStats{};
     fpu_free_ = 0;
     loops_ = {};
@@ -62,14 +63,26 @@ void Hart::reset(uint32_t pc, uint32_t sp) {
 void Hart::set_code_range(uint32_t lo, uint32_t hi) {
     code_lo_ = lo;
     code_span_ = hi > lo ? hi - lo : 0;
-    decode_cache_.assign(code_span_ / 2 + 1, DecodedInsn{});
+    decode_cache_.assign(code_span_ / 2 + 2, DecodedInsn{});
 }
 
 void Hart::set_fast_ram(Ram* ram) {
     fast_base_ = ram->base();
     fast_data_ = ram->data();
+    fast_size_ = ram->size();
     for (unsigned n = 1; n <= 4; ++n)
         fast_last_[n - 1] = ram->size() >= n ? ram->size() - n : 0;
+    update_plain_window();
+}
+
+const MemoryGuards& Hart::no_guards() {
+    static const MemoryGuards none;
+    return none;
+}
+
+void Hart::update_plain_window() {
+    for (unsigned n = 1; n <= 4; ++n)
+        plain_span_[n - 1] = !arbiter_ && fast_size_ >= n ? fast_size_ - n + 1 : 0;
 }
 
 void Hart::request_stop(StopReason reason, int exit_code, std::string message) {
@@ -129,10 +142,11 @@ void Hart::step() {
     if (stopped() || asleep_) return;
     limit_ = UINT64_MAX;
     try {
+        const DecodedInsn* d = slot_at(pc_);
         if (!observers_.empty())
-            ifetch_ ? execute_one<true, true>() : execute_one<false, true>();
+            ifetch_ ? execute_one<true, true>(d) : execute_one<false, true>(d);
         else
-            ifetch_ ? execute_one<true, false>() : execute_one<false, false>();
+            ifetch_ ? execute_one<true, false>(d) : execute_one<false, false>(d);
     } catch (const TrapSignal& t) {
         take_trap(t);
     }
@@ -142,6 +156,13 @@ void Hart::wake(uint64_t cycle) {
     if (!asleep_) return;
     asleep_ = false;
     if (cycle > cycle_) add_stall(sleep_kind_, cycle - cycle_);
+}
+
+void Hart::check_operands(const DecodedInsn& d) {
+    const uint64_t need = std::max({ready_[d.src[0]], ready_[d.src[1]], ready_[d.src[2]]});
+    if (ready_cycle(need) > cycle_) stall_on_operands(need);
+    // Every source is ready from here on (cycle_ never goes back past an issue).
+    pending_ &= ~d.src_mask;
 }
 
 void Hart::stall_on_operands(uint64_t need) {
@@ -154,13 +175,6 @@ void Hart::stall_on_operands(uint64_t need) {
     case ReadyCause::Fpu: add_stall(StallKind::FpuDependency, wait); break;
     default: add_stall(StallKind::MultiCycle, wait); break;
     }
-}
-
-void Hart::jump_to(uint32_t target, unsigned penalty) {
-    next_pc_ = target;
-    // The prefetcher needs two fetches for a 32-bit instruction that straddles a word boundary.
-    if ((target & 2) && (fetch_parcel(target) & 3) == 3) ++penalty;
-    add_stall(StallKind::Control, penalty);
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -205,8 +219,16 @@ void Hart::gate_fp_instructions() {
 
 const DecodedInsn& Hart::fetch_slow() {
     if (pc_ & 1) trap(cause::kInstrMisaligned, pc_);
-    decode_at(scratch_insn_, pc_);
-    return scratch_insn_;
+    decode_at(scratch_[0], pc_);
+    return scratch_[0];
+}
+
+const DecodedInsn& Hart::resolve() {
+    const uint32_t off = pc_ - code_lo_;
+    if (off >= code_span_) return fetch_slow();
+    DecodedInsn& slot = decode_cache_[off >> 1];
+    if (!slot.exec) decode_at(slot, pc_);
+    return slot;
 }
 
 void Hart::fence_i() {

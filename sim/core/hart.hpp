@@ -126,7 +126,7 @@ class Hart {
     // A word whose stores are reported to the host (tohost).
     void watch_word(uint32_t addr) { watch_addr_ = addr & ~3u; }
     // Loads and stores touching a zone of `guards` stop the run with an error (nullptr: no checks).
-    void set_memory_guards(const MemoryGuards* guards) { guards_ = guards; }
+    void set_memory_guards(const MemoryGuards* guards) { guards_ = guards ? guards : &no_guards(); }
 
     // Runs until the hart's cycle count reaches `cycle_limit`, the program stops or the core falls asleep.
     void run(uint64_t cycle_limit);
@@ -157,6 +157,7 @@ class Hart {
     void set_data_arbiter(DataArbiter* arbiter, unsigned port) {
         arbiter_ = arbiter;
         arbiter_port_ = port;
+        update_plain_window();
     }
     bool stopped() const { return stop_ != StopReason::None; }
     StopReason stop_reason() const { return stop_; }
@@ -202,10 +203,14 @@ class Hart {
     uint8_t fflags_ = 0;
     uint8_t frm_ = 0;
     std::array<uint64_t, kSlotCount> ready_{}; // ready_entry(): usable-from cycle << 2 | ReadyCause
+    // Slots (bits, below kZeroSlot) whose ready_ entry may lie beyond the cycle_ of the next check; every
+    // other slot is known to be ready, so an instruction whose sources are all outside it skips the
+    // scoreboard. A bit stays set until an instruction reading the slot finds it ready.
+    uint64_t pending_ = 0;
     CoreStats stats_;
 
     template <typename T> T load(uint32_t addr) {
-        if (guards_ && guards_->armed()) [[unlikely]]
+        if (guards_->armed()) [[unlikely]]
             check_guards(addr, sizeof(T), false);
         const uint32_t off = addr - fast_base_;
         if (off <= fast_last_[sizeof(T) - 1]) {
@@ -218,7 +223,7 @@ class Hart {
         return static_cast<T>(slow_load(addr, sizeof(T)));
     }
     template <typename T> void store(uint32_t addr, T v) {
-        if (guards_ && guards_->armed()) [[unlikely]]
+        if (guards_->armed()) [[unlikely]]
             check_guards(addr, sizeof(T), true);
         const uint32_t off = addr - fast_base_;
         if (off <= fast_last_[sizeof(T) - 1] && addr - code_lo_ >= code_span_ &&
@@ -229,6 +234,47 @@ class Hart {
             return;
         }
         slow_store(addr, sizeof(T), v);
+    }
+    // The common accesses, for handlers to try before their full path: aligned, inside the fast window, with
+    // no arbiter and no guard zone armed, so none of load()'s and store()'s extras (or a split access's
+    // cost) applies. False: nothing was done.
+    template <typename T> bool plain_load(uint32_t addr, T& v) const {
+        const uint32_t off = addr - fast_base_;
+        if (off >= plain_span_[sizeof(T) - 1] || (addr & (sizeof(T) - 1)) || guards_->armed()) return false;
+        std::memcpy(&v, fast_data_ + off, sizeof(T));
+        return true;
+    }
+    // The same for stores, which must also miss the decoded code and the watched word.
+    template <typename T> bool plain_store(uint32_t addr, T v) {
+        const uint32_t off = addr - fast_base_;
+        if (off >= plain_span_[sizeof(T) - 1] || (addr & (sizeof(T) - 1)) || addr - code_lo_ < code_span_ ||
+            (addr & ~3u) == watch_addr_ || guards_->armed())
+            return false;
+        std::memcpy(fast_data_ + off, &v, sizeof(T));
+        return true;
+    }
+    // A load or store instruction's access, with the cost of a split access (split_load_cost,
+    // misaligned_access_cost): the plain case inline, the rest out of line.
+    template <typename T> T load_insn(uint32_t addr) {
+        T v;
+        if (plain_load(addr, v)) [[likely]]
+            return v;
+        return load_insn_full<T>(addr);
+    }
+    template <typename T> void store_insn(uint32_t addr, T v) {
+        if (!plain_store(addr, v)) [[unlikely]]
+            store_insn_full(addr, v);
+    }
+    template <typename T> [[gnu::noinline]] T load_insn_full(uint32_t addr) {
+        const unsigned later = split_load_cost(addr, sizeof(T));
+        const T v = load<T>(addr);
+        if (later) [[unlikely]]
+            ++issue_;
+        return v;
+    }
+    template <typename T> [[gnu::noinline]] void store_insn_full(uint32_t addr, T v) {
+        misaligned_access_cost(addr, sizeof(T));
+        store<T>(addr, v);
     }
     // Adds `cycles` to the current instruction, counted as `kind`.
     void add_stall(StallKind kind, uint64_t cycles) {
@@ -250,7 +296,20 @@ class Hart {
         return split;
     }
     // Taken branch / jump: redirect and pay the refetch penalty (one more for a misaligned 32-bit target).
-    void jump_to(uint32_t target, unsigned penalty);
+    void jump_to(uint32_t target, unsigned penalty) {
+        next_pc_ = target;
+        // The prefetcher needs two fetches for a 32-bit instruction that straddles a word boundary.
+        if (target & 2) {
+            const uint32_t off = target - fast_base_;
+            uint16_t parcel;
+            if (off <= fast_last_[1])
+                std::memcpy(&parcel, fast_data_ + off, 2);
+            else
+                parcel = static_cast<uint16_t>(fetch_parcel(target));
+            if ((parcel & 3) == 3) ++penalty;
+        }
+        add_stall(StallKind::Control, penalty);
+    }
     // Delays issue of the current instruction until `cycle` (the FPU or div/sqrt unit is busy).
     void delay_issue(uint64_t cycle, StallKind kind) {
         if (cycle > issue_) {
@@ -304,7 +363,18 @@ class Hart {
                     bool set_end, bool set_count);
 
   private:
-    template <bool kFetchModel, bool kObserved> void execute_one();
+    // Runs the instruction in slot `d` (the slot of pc_) and returns the slot of the next one.
+    template <bool kFetchModel, bool kObserved> const DecodedInsn* execute_one(const DecodedInsn* d);
+    // The decode-cache slot of `pc`, or an empty one outside the cached range: slots are only looked at
+    // through their exec, and an empty one sends execute_one to resolve().
+    const DecodedInsn* slot_at(uint32_t pc) const {
+        const uint32_t off = pc - code_lo_;
+        return off < code_span_ ? &decode_cache_[off >> 1] : &scratch_[1];
+    }
+    // The decoded instruction at pc_, for an empty slot: decodes it into its cache slot, or into scratch_[0]
+    // outside the cached range.
+    const DecodedInsn& resolve();
+    void check_operands(const DecodedInsn& d);
     template <bool kFetchModel, bool kObserved> void run_loop();
     void run_observed();
     std::vector<RetireObserver*> observers_;
@@ -341,8 +411,14 @@ class Hart {
     uint32_t fast_base_ = 0;
     uint8_t* fast_data_ = nullptr;
     std::array<uint32_t, 4> fast_last_{0, 0, 0, 0};
-    uint32_t watch_addr_ = 1; // odd: never matches a word address
-    const MemoryGuards* guards_ = nullptr;
+    // off < plain_span_[size-1]: inside the window where accesses need no arbitration (empty with an
+    // arbiter).
+    std::array<uint32_t, 4> plain_span_{0, 0, 0, 0};
+    uint32_t fast_size_ = 0;
+    void update_plain_window();
+    uint32_t watch_addr_ = 1;                   // odd: never matches a word address
+    static const MemoryGuards& no_guards();     // never armed: guards_ when there are none
+    const MemoryGuards* guards_ = &no_guards(); // never null
     InstructionFetchPort* ifetch_ = nullptr;
     uint32_t fetch_line_mask_ = 0; // 0 with no instruction cache: every pc maps to line 0 == current_line_
     uint32_t current_line_ = 0;
@@ -353,8 +429,11 @@ class Hart {
 
     uint32_t code_lo_ = 0;
     uint32_t code_span_ = 0;
+    // Two slots more than the range needs, never filled: stepping from the last instruction of the range to
+    // its successor lands on an empty slot.
     std::vector<DecodedInsn> decode_cache_;
-    DecodedInsn scratch_insn_;
+    // [0] holds instructions decoded outside the cached range; [1] and [2] stay empty for the same reason.
+    std::array<DecodedInsn, 3> scratch_{};
 
     uint32_t hwloop_watch_[2] = {1, 1}; // loop end addresses while active, an odd value otherwise
     bool hwloop_armed_ = false;         // some loop is active: only then is the pc compared

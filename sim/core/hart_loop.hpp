@@ -12,45 +12,57 @@ namespace pulpsim {
 // The hot path: one instruction. Inlined into run(), where single-core simulation spends its time.
 // kFetchModel: an instruction cache is attached (the check costs about 5% when there is none).
 // kObserved: RetireObservers are told of the instruction (the views); false compiles it away.
-template <bool kFetchModel, bool kObserved> [[gnu::always_inline]] inline void Hart::execute_one() {
-    [[maybe_unused]] const uint32_t pc = pc_;
-    if (kFetchModel && (pc_ & fetch_line_mask_) != current_line_) [[unlikely]]
+template <bool kFetchModel, bool kObserved>
+[[gnu::always_inline]] inline const DecodedInsn* Hart::execute_one(const DecodedInsn* dp) {
+    const uint32_t pc = pc_;
+    uint64_t cycle = cycle_; // the loop has just compared it: only the slow paths below change it
+    if (kFetchModel && (pc & fetch_line_mask_) != current_line_) [[unlikely]] {
         fetch_new_line();
-    const uint32_t off = pc_ - code_lo_;
-    const DecodedInsn* dp;
-    if (off < code_span_) [[likely]] {
-        DecodedInsn& slot = decode_cache_[off >> 1];
-        if (!slot.exec) [[unlikely]]
-            decode_at(slot, pc_);
-        dp = &slot;
-    } else {
-        dp = &fetch_slow();
+        cycle = cycle_;
     }
+    if (!dp->exec) [[unlikely]]
+        dp = &resolve();
     const DecodedInsn& d = *dp;
-    const uint64_t need = std::max({ready_[d.src[0]], ready_[d.src[1]], ready_[d.src[2]]});
-    if (ready_cycle(need) > cycle_) [[unlikely]]
-        stall_on_operands(need);
-    issue_ = cycle_;
-    next_pc_ = pc_ + d.len;
-    cycle_ += d.cost;
+    if (d.src_mask & pending_) [[unlikely]] {
+        check_operands(d);
+        cycle = cycle_;
+    }
+    issue_ = cycle;
+    const unsigned len = d.len;
+    const uint32_t fall_through = pc + len;
+    next_pc_ = fall_through;
+    cycle_ = cycle + d.cost;
+    pending_ |= d.pend_mask;
     // Observers get a copy: fence.i and self-modifying stores clear the decode-cache slot d refers to.
     [[maybe_unused]] std::conditional_t<kObserved, DecodedInsn, char> seen{};
     if constexpr (kObserved) seen = d;
     d.exec(*this, d);
     ready_[d.dst] = (issue_ << 2) + d.ready_code;
     x_[0] = 0;
-    pc_ = next_pc_;
+    const uint32_t next = next_pc_;
+    pc_ = next;
     ++stats_.by_class_and_size[d.stat_index];
+    // Slots are per parcel, so the next instruction in line is len / 2 slots on (an empty slot past the end
+    // of the cached range, or of the scratch slot).
+    static_assert(sizeof(DecodedInsn) % 2 == 0);
+    dp = next == fall_through ? reinterpret_cast<const DecodedInsn*>(reinterpret_cast<const char*>(dp) +
+                                                                     len * (sizeof(DecodedInsn) / 2))
+                              : slot_at(next);
     if (hwloop_armed_) [[unlikely]]
-        if (pc_ == hwloop_watch_[0] || pc_ == hwloop_watch_[1]) hwloop_wrap();
+        if (next == hwloop_watch_[0] || next == hwloop_watch_[1]) {
+            hwloop_wrap();
+            dp = slot_at(pc_);
+        }
     if constexpr (kObserved)
         for (RetireObserver* observer : observers_)
             observer->retired(*this, pc, seen);
+    return dp;
 }
 
 template <bool kFetchModel, bool kObserved> [[gnu::always_inline]] inline void Hart::run_loop() {
+    const DecodedInsn* d = slot_at(pc_);
     while (cycle_ < limit_)
-        execute_one<kFetchModel, kObserved>();
+        d = execute_one<kFetchModel, kObserved>(d);
 }
 
 [[gnu::always_inline]] inline void Hart::run_lockstep(uint64_t cycle_limit) {

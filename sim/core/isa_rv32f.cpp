@@ -100,17 +100,20 @@ void fcvt_s_wu(Hart& h, const DecodedInsn& d) {
     h.f_[d.rd] = fp::from_uint32(h.x_[d.rs1], rounding(h, d), h.fflags_);
 }
 
+// The full paths are separate functions that the plain ones tail-call, so that those need no stack frame.
+[[gnu::noinline]] void flw_full(Hart& h, const DecodedInsn& d) {
+    h.f_[d.rd] = h.load_insn_full<uint32_t>(h.x_[d.rs1] + static_cast<U>(d.imm));
+}
 void flw(Hart& h, const DecodedInsn& d) {
-    const U addr = h.x_[d.rs1] + static_cast<U>(d.imm);
-    const unsigned later = h.split_load_cost(addr, 4);
-    h.f_[d.rd] = h.load<uint32_t>(addr);
-    if (later) [[unlikely]]
-        ++h.issue_;
+    if (!h.plain_load(h.x_[d.rs1] + static_cast<U>(d.imm), h.f_[d.rd])) [[unlikely]]
+        return flw_full(h, d);
+}
+[[gnu::noinline]] void fsw_full(Hart& h, const DecodedInsn& d) {
+    h.store_insn_full<uint32_t>(h.x_[d.rs1] + static_cast<U>(d.imm), h.f_[d.rs2]);
 }
 void fsw(Hart& h, const DecodedInsn& d) {
-    const U addr = h.x_[d.rs1] + static_cast<U>(d.imm);
-    h.misaligned_access_cost(addr, 4);
-    h.store<uint32_t>(addr, h.f_[d.rs2]);
+    if (!h.plain_store(h.x_[d.rs1] + static_cast<U>(d.imm), h.f_[d.rs2])) [[unlikely]]
+        return fsw_full(h, d);
 }
 
 } // namespace

@@ -115,17 +115,25 @@ struct Geu {
 };
 
 // ---- memory ----
+template <typename T> U extend(T v) {
+    return static_cast<U>(static_cast<std::conditional_t<std::is_signed_v<T>, S, U>>(v));
+}
+// The full paths are separate functions that the plain ones tail-call, so that those need no stack frame.
+template <typename T> [[gnu::noinline]] void load_full(Hart& h, const DecodedInsn& d) {
+    X(d.rd) = extend(h.load_insn_full<T>(X(d.rs1) + static_cast<U>(d.imm)));
+}
 template <typename T> void load(Hart& h, const DecodedInsn& d) {
-    const U addr = X(d.rs1) + static_cast<U>(d.imm);
-    const unsigned later = h.split_load_cost(addr, sizeof(T));
-    X(d.rd) = static_cast<U>(static_cast<std::conditional_t<std::is_signed_v<T>, S, U>>(h.load<T>(addr)));
-    if (later) [[unlikely]]
-        ++h.issue_;
+    T v;
+    if (!h.plain_load(X(d.rs1) + static_cast<U>(d.imm), v)) [[unlikely]]
+        return load_full<T>(h, d);
+    X(d.rd) = extend(v);
+}
+template <typename T> [[gnu::noinline]] void store_full(Hart& h, const DecodedInsn& d) {
+    h.store_insn_full<T>(X(d.rs1) + static_cast<U>(d.imm), static_cast<T>(X(d.rs2)));
 }
 template <typename T> void store(Hart& h, const DecodedInsn& d) {
-    const U addr = X(d.rs1) + static_cast<U>(d.imm);
-    h.misaligned_access_cost(addr, sizeof(T));
-    h.store<T>(addr, static_cast<T>(X(d.rs2)));
+    if (!h.plain_store(X(d.rs1) + static_cast<U>(d.imm), static_cast<T>(X(d.rs2)))) [[unlikely]]
+        return store_full<T>(h, d);
 }
 
 // ---- system ----

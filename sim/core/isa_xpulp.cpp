@@ -24,11 +24,7 @@ using U = uint32_t;
 // ---- xcvmem, xcvelw ----
 
 template <typename T> U load_ext(Hart& h, U addr) {
-    const unsigned later = h.split_load_cost(addr, sizeof(T));
-    const U v = static_cast<U>(static_cast<std::conditional_t<std::is_signed_v<T>, S, U>>(h.load<T>(addr)));
-    if (later) [[unlikely]]
-        ++h.issue_;
-    return v;
+    return static_cast<U>(static_cast<std::conditional_t<std::is_signed_v<T>, S, U>>(h.load_insn<T>(addr)));
 }
 
 // Addressing: base + offset (no write-back), or base with base += offset afterwards.
@@ -47,8 +43,7 @@ template <typename T, Addr A> void cv_store(Hart& h, const DecodedInsn& d) {
     const U base = X(d.rs1);
     const U off = A == kPostImm ? static_cast<U>(d.imm) : X(d.rs3);
     const U addr = A == kRegReg ? base + off : base;
-    h.misaligned_access_cost(addr, sizeof(T));
-    h.store<T>(addr, static_cast<T>(X(d.rs2)));
+    h.store_insn<T>(addr, static_cast<T>(X(d.rs2)));
     if (A != kRegReg) X(d.rs1) = base + off;
 }
 // Event load: a plain load word on a core without an event unit; it occupies the pipeline for 4 cycles.

@@ -123,15 +123,11 @@ void fcvt_h_wu(Hart& h, const DecodedInsn& d) {
 
 void flh(Hart& h, const DecodedInsn& d) {
     const U addr = h.x_[d.rs1] + static_cast<U>(d.imm);
-    const unsigned later = h.split_load_cost(addr, 2);
-    h.f_[d.rd] = box(h.load<uint16_t>(addr));
-    if (later) [[unlikely]]
-        ++h.issue_;
+    h.f_[d.rd] = box(h.load_insn<uint16_t>(addr));
 }
 void fsh(Hart& h, const DecodedInsn& d) {
     const U addr = h.x_[d.rs1] + static_cast<U>(d.imm);
-    h.misaligned_access_cost(addr, 2);
-    h.store<uint16_t>(addr, static_cast<uint16_t>(h.f_[d.rs2]));
+    h.store_insn<uint16_t>(addr, static_cast<uint16_t>(h.f_[d.rs2]));
 }
 
 constexpr unsigned kFmtHalf = 2; // bits 26:25 of OP-FP and the fused multiply-adds
