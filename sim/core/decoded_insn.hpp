@@ -29,6 +29,95 @@ enum class InsnClass : uint8_t {
     Count
 };
 
+// Instructions the hart's unobserved loop runs inline, without calling their handler (Hart::run_loop); the
+// handler (exec) stays the definition for every other path. None: call exec.
+enum class FastOp : uint8_t {
+    None,
+    // x[rd] = x[rs1] op x[rs2]
+    Add,
+    Sub,
+    Sll,
+    Slt,
+    Sltu,
+    Xor,
+    Srl,
+    Sra,
+    Or,
+    And,
+    // x[rd] = x[rs1] op imm
+    Addi,
+    Slti,
+    Sltiu,
+    Xori,
+    Ori,
+    Andi,
+    Slli,
+    Srli,
+    Srai,
+    Lui,
+    Auipc,
+    Beq,
+    Bne,
+    Blt,
+    Bge,
+    Bltu,
+    Bgeu,
+    Jal,
+    Lb,
+    Lh,
+    Lw,
+    Lbu,
+    Lhu,
+    Sb,
+    Sh,
+    Sw,
+    Flw,
+    Fsw,
+    Count
+};
+
+// The value of an RV32I register-register or register-immediate operation (Add..Srai), b being x[rs2] or
+// the immediate: the handlers and the inline loop share it.
+constexpr uint32_t int_op(FastOp op, uint32_t a, uint32_t b) {
+    const auto sa = static_cast<int32_t>(a), sb = static_cast<int32_t>(b);
+    switch (op) {
+    case FastOp::Add:
+    case FastOp::Addi: return a + b;
+    case FastOp::Sub: return a - b;
+    case FastOp::Sll:
+    case FastOp::Slli: return a << (b & 31);
+    case FastOp::Slt:
+    case FastOp::Slti: return sa < sb;
+    case FastOp::Sltu:
+    case FastOp::Sltiu: return a < b;
+    case FastOp::Xor:
+    case FastOp::Xori: return a ^ b;
+    case FastOp::Srl:
+    case FastOp::Srli: return a >> (b & 31);
+    case FastOp::Sra:
+    case FastOp::Srai: return static_cast<uint32_t>(sa >> (b & 31));
+    case FastOp::Or:
+    case FastOp::Ori: return a | b;
+    case FastOp::And:
+    case FastOp::Andi: return a & b;
+    default: return 0;
+    }
+}
+
+// Whether a conditional branch (Beq..Bgeu) on x[rs1], x[rs2] is taken.
+constexpr bool branch_taken(FastOp op, uint32_t a, uint32_t b) {
+    const auto sa = static_cast<int32_t>(a), sb = static_cast<int32_t>(b);
+    switch (op) {
+    case FastOp::Beq: return a == b;
+    case FastOp::Bne: return a != b;
+    case FastOp::Blt: return sa < sb;
+    case FastOp::Bge: return sa >= sb;
+    case FastOp::Bltu: return a < b;
+    case FastOp::Bgeu: return a >= b;
+    default: return false;
+    }
+}
+
 // Scoreboard slots: 0..31 integer registers, 32..63 FP registers, then two pseudo registers.
 inline constexpr uint8_t kFpSlot = 32;
 inline constexpr uint8_t kZeroSlot = 64; // always ready; used for x0 and unused sources
@@ -50,6 +139,7 @@ struct alignas(64) DecodedInsn {
     uint8_t aux = 0;         // rounding mode, loop index, sub-operation: meaning depends on the handler
     uint8_t stat_index = 0;  // 2 * cls + compressed, filled in by decode()
     uint16_t ready_code = 4; // latency << 2 | ReadyCause, filled in by decode()
+    FastOp fast = FastOp::None;
     // Filled in by decode(), for the scoreboard's quick test (Hart::pending_): bit s for every register slot
     // s in src, and bit dst when the result may still be unusable when the next instruction issues.
     uint64_t src_mask = 0;

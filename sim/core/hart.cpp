@@ -144,9 +144,9 @@ void Hart::step() {
     try {
         const DecodedInsn* d = slot_at(pc_);
         if (!observers_.empty())
-            ifetch_ ? execute_one<true, true>(d) : execute_one<false, true>(d);
+            ifetch_ ? execute_one<true, true, false>(d) : execute_one<false, true, false>(d);
         else
-            ifetch_ ? execute_one<true, false>(d) : execute_one<false, false>(d);
+            ifetch_ ? execute_one<true, false, false>(d) : execute_one<false, false, false>(d);
     } catch (const TrapSignal& t) {
         take_trap(t);
     }
@@ -199,8 +199,10 @@ void Hart::decode_at(DecodedInsn& slot, uint32_t pc) {
     uint32_t raw = lo;
     if ((lo & 3) == 3) raw |= fetch_parcel(pc + 2) << 16;
     slot = decode(raw, timing_);
-    if ((mstatus_ & kFsMask) != kFsDirty && is_fp_class(slot.cls)) [[unlikely]]
+    if ((mstatus_ & kFsMask) != kFsDirty && is_fp_class(slot.cls)) [[unlikely]] {
         slot.exec = &Hart::fp_gate;
+        slot.fast = FastOp::None; // the loop must call the gate
+    }
 }
 
 void Hart::fp_gate(Hart& h, const DecodedInsn& d) {
@@ -209,12 +211,18 @@ void Hart::fp_gate(Hart& h, const DecodedInsn& d) {
     own.exec(h, d);
     // A store only reads the FP state; anything else writes a register or the flags.
     if (d.cls != InsnClass::FpStore) h.mstatus_ |= kFsDirty;
-    if ((h.mstatus_ & kFsMask) == kFsDirty) const_cast<DecodedInsn&>(d).exec = own.exec;
+    if ((h.mstatus_ & kFsMask) == kFsDirty) {
+        const_cast<DecodedInsn&>(d).exec = own.exec;
+        const_cast<DecodedInsn&>(d).fast = own.fast;
+    }
 }
 
 void Hart::gate_fp_instructions() {
     for (DecodedInsn& slot : decode_cache_)
-        if (slot.exec && is_fp_class(slot.cls)) slot.exec = &Hart::fp_gate;
+        if (slot.exec && is_fp_class(slot.cls)) {
+            slot.exec = &Hart::fp_gate;
+            slot.fast = FastOp::None;
+        }
 }
 
 const DecodedInsn& Hart::fetch_slow() {

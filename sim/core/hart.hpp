@@ -235,9 +235,9 @@ class Hart {
         }
         slow_store(addr, sizeof(T), v);
     }
-    // The common accesses, for handlers to try before their full path: aligned, inside the fast window, with
-    // no arbiter and no guard zone armed, so none of load()'s and store()'s extras (or a split access's
-    // cost) applies. False: nothing was done.
+    // The common accesses, which the inline loop (run_inline_part) runs itself: aligned, inside the fast
+    // window, with no arbiter and no guard zone armed, so none of load()'s and store()'s extras (or a split
+    // access's cost) applies. False: nothing was done, and the instruction's handler runs instead.
     template <typename T> bool plain_load(uint32_t addr, T& v) const {
         const uint32_t off = addr - fast_base_;
         if (off >= plain_span_[sizeof(T) - 1] || (addr & (sizeof(T) - 1)) || guards_->armed()) return false;
@@ -254,25 +254,15 @@ class Hart {
         return true;
     }
     // A load or store instruction's access, with the cost of a split access (split_load_cost,
-    // misaligned_access_cost): the plain case inline, the rest out of line.
+    // misaligned_access_cost).
     template <typename T> T load_insn(uint32_t addr) {
-        T v;
-        if (plain_load(addr, v)) [[likely]]
-            return v;
-        return load_insn_full<T>(addr);
-    }
-    template <typename T> void store_insn(uint32_t addr, T v) {
-        if (!plain_store(addr, v)) [[unlikely]]
-            store_insn_full(addr, v);
-    }
-    template <typename T> [[gnu::noinline]] T load_insn_full(uint32_t addr) {
         const unsigned later = split_load_cost(addr, sizeof(T));
         const T v = load<T>(addr);
         if (later) [[unlikely]]
             ++issue_;
         return v;
     }
-    template <typename T> [[gnu::noinline]] void store_insn_full(uint32_t addr, T v) {
+    template <typename T> void store_insn(uint32_t addr, T v) {
         misaligned_access_cost(addr, sizeof(T));
         store<T>(addr, v);
     }
@@ -298,17 +288,21 @@ class Hart {
     // Taken branch / jump: redirect and pay the refetch penalty (one more for a misaligned 32-bit target).
     void jump_to(uint32_t target, unsigned penalty) {
         next_pc_ = target;
-        // The prefetcher needs two fetches for a 32-bit instruction that straddles a word boundary.
-        if (target & 2) {
-            const uint32_t off = target - fast_base_;
-            uint16_t parcel;
-            if (off <= fast_last_[1])
-                std::memcpy(&parcel, fast_data_ + off, 2);
-            else
-                parcel = static_cast<uint16_t>(fetch_parcel(target));
-            if ((parcel & 3) == 3) ++penalty;
-        }
-        add_stall(StallKind::Control, penalty);
+        unsigned extra;
+        if (!straddle_cost(target, extra)) extra = (fetch_parcel(target) & 3) == 3;
+        add_stall(StallKind::Control, penalty + extra);
+    }
+    // The prefetcher needs two fetches for a 32-bit instruction that straddles a word boundary: `extra` is
+    // the cycle that costs a jump to `target`. False when the parcel at `target` must come from the bus.
+    bool straddle_cost(uint32_t target, unsigned& extra) const {
+        extra = 0;
+        if (!(target & 2)) return true;
+        const uint32_t off = target - fast_base_;
+        if (off > fast_last_[1]) return false;
+        uint16_t parcel;
+        std::memcpy(&parcel, fast_data_ + off, 2);
+        extra = (parcel & 3) == 3;
+        return true;
     }
     // Delays issue of the current instruction until `cycle` (the FPU or div/sqrt unit is busy).
     void delay_issue(uint64_t cycle, StallKind kind) {
@@ -363,8 +357,9 @@ class Hart {
                     bool set_end, bool set_count);
 
   private:
-    // Runs the instruction in slot `d` (the slot of pc_) and returns the slot of the next one.
-    template <bool kFetchModel, bool kObserved> const DecodedInsn* execute_one(const DecodedInsn* d);
+    // Runs the instruction in slot `d` (the slot of pc_); with kChain, returns the slot of the next one.
+    template <bool kFetchModel, bool kObserved, bool kChain>
+    const DecodedInsn* execute_one(const DecodedInsn* d);
     // The decode-cache slot of `pc`, or an empty one outside the cached range: slots are only looked at
     // through their exec, and an empty one sends execute_one to resolve().
     const DecodedInsn* slot_at(uint32_t pc) const {
@@ -375,7 +370,9 @@ class Hart {
     // outside the cached range.
     const DecodedInsn& resolve();
     void check_operands(const DecodedInsn& d);
-    template <bool kFetchModel, bool kObserved> void run_loop();
+    template <bool kFetchModel, bool kObserved, bool kInline = true> void run_loop();
+    template <bool kFetchModel> void run_inline();
+    template <bool kFetchModel, bool kLoops> void run_inline_part();
     void run_observed();
     std::vector<RetireObserver*> observers_;
     void fetch_new_line();

@@ -12,7 +12,9 @@ namespace pulpsim {
 // The hot path: one instruction. Inlined into run(), where single-core simulation spends its time.
 // kFetchModel: an instruction cache is attached (the check costs about 5% when there is none).
 // kObserved: RetireObservers are told of the instruction (the views); false compiles it away.
-template <bool kFetchModel, bool kObserved>
+// kChain: return the next instruction's slot; otherwise nullptr (a loop that stops after about one
+// instruction, as lockstep's, looks it up itself when it goes on).
+template <bool kFetchModel, bool kObserved, bool kChain>
 [[gnu::always_inline]] inline const DecodedInsn* Hart::execute_one(const DecodedInsn* dp) {
     const uint32_t pc = pc_;
     uint64_t cycle = cycle_; // the loop has just compared it: only the slow paths below change it
@@ -45,13 +47,16 @@ template <bool kFetchModel, bool kObserved>
     // Slots are per parcel, so the next instruction in line is len / 2 slots on (an empty slot past the end
     // of the cached range, or of the scratch slot).
     static_assert(sizeof(DecodedInsn) % 2 == 0);
-    dp = next == fall_through ? reinterpret_cast<const DecodedInsn*>(reinterpret_cast<const char*>(dp) +
-                                                                     len * (sizeof(DecodedInsn) / 2))
-                              : slot_at(next);
+    if constexpr (kChain)
+        dp = next == fall_through ? reinterpret_cast<const DecodedInsn*>(reinterpret_cast<const char*>(dp) +
+                                                                         len * (sizeof(DecodedInsn) / 2))
+                                  : slot_at(next);
+    else
+        dp = nullptr;
     if (hwloop_armed_) [[unlikely]]
         if (next == hwloop_watch_[0] || next == hwloop_watch_[1]) {
             hwloop_wrap();
-            dp = slot_at(pc_);
+            if constexpr (kChain) dp = slot_at(pc_);
         }
     if constexpr (kObserved)
         for (RetireObserver* observer : observers_)
@@ -59,10 +64,213 @@ template <bool kFetchModel, bool kObserved>
     return dp;
 }
 
-template <bool kFetchModel, bool kObserved> [[gnu::always_inline]] inline void Hart::run_loop() {
-    const DecodedInsn* d = slot_at(pc_);
+// kInline: run_inline(), for long runs; lockstep runs a core for about one instruction at a time, for which
+// execute_one's loop costs less to enter and leave.
+template <bool kFetchModel, bool kObserved, bool kInline>
+[[gnu::always_inline]] inline void Hart::run_loop() {
+    if constexpr (kInline && !kObserved) {
+        run_inline<kFetchModel>();
+    } else {
+        if constexpr (kObserved) {
+            const DecodedInsn* d = slot_at(pc_);
+            while (cycle_ < limit_)
+                d = execute_one<kFetchModel, kObserved, true>(d);
+        } else {
+            while (cycle_ < limit_)
+                execute_one<kFetchModel, kObserved, false>(slot_at(pc_));
+        }
+    }
+}
+
+// execute_one's loop with the common RV32I and FP load/store instructions (DecodedInsn::fast) run inline, the
+// rest through their handlers. pc, cycle and limit live in locals: pc_ and cycle_ get them before anything
+// out of line runs, which may read them or throw, and limit_ is read again after it. The timing is
+// execute_one's, step for step.
+template <bool kFetchModel> [[gnu::always_inline]] inline void Hart::run_inline() {
     while (cycle_ < limit_)
-        d = execute_one<kFetchModel, kObserved>(d);
+        if (hwloop_armed_)
+            run_inline_part<kFetchModel, true>();
+        else
+            run_inline_part<kFetchModel, false>();
+}
+
+// kLoops: a hardware loop is armed, and the pc after each instruction is compared with the loop ends. Returns
+// when that changes: without a loop armed only handlers can arm one, so the inline instructions skip the
+// check.
+template <bool kFetchModel, bool kLoops> [[gnu::always_inline]] inline void Hart::run_inline_part() {
+    uint32_t pc = pc_;
+    uint64_t cycle = cycle_;
+    uint64_t limit = limit_;
+    const DecodedInsn* dp = slot_at(pc);
+    auto sync = [&] {
+        pc_ = pc;
+        cycle_ = cycle;
+    };
+    auto step_to = [](const DecodedInsn* slot, unsigned len) {
+        static_assert(sizeof(DecodedInsn) % 2 == 0);
+        return reinterpret_cast<const DecodedInsn*>(reinterpret_cast<const char*>(slot) +
+                                                    len * (sizeof(DecodedInsn) / 2));
+    };
+    while (cycle < limit) {
+        if (kFetchModel && (pc & fetch_line_mask_) != current_line_) [[unlikely]] {
+            sync();
+            fetch_new_line();
+            cycle = cycle_;
+        }
+    decoded:
+        const DecodedInsn& d = *dp;
+        if (d.src_mask & pending_) [[unlikely]] {
+            cycle_ = cycle;
+            check_operands(d);
+            cycle = cycle_;
+        }
+        const uint32_t rs1 = x_[d.rs1];
+        const auto imm = static_cast<uint32_t>(d.imm);
+        uint32_t target;
+        unsigned penalty;
+        if (d.fast > FastOp::Count) __builtin_unreachable(); // spares the jump table its range check
+        switch (d.fast) {
+#define PULPSIM_ALU_REG(op)                                                                                  \
+    case FastOp::op: x_[d.rd] = int_op(FastOp::op, rs1, x_[d.rs2]); break;
+#define PULPSIM_ALU_IMM(op)                                                                                  \
+    case FastOp::op: x_[d.rd] = int_op(FastOp::op, rs1, imm); break;
+            PULPSIM_ALU_REG(Add)
+            PULPSIM_ALU_REG(Sub)
+            PULPSIM_ALU_REG(Sll)
+            PULPSIM_ALU_REG(Slt)
+            PULPSIM_ALU_REG(Sltu)
+            PULPSIM_ALU_REG(Xor)
+            PULPSIM_ALU_REG(Srl)
+            PULPSIM_ALU_REG(Sra)
+            PULPSIM_ALU_REG(Or)
+            PULPSIM_ALU_REG(And)
+            PULPSIM_ALU_IMM(Addi)
+            PULPSIM_ALU_IMM(Slti)
+            PULPSIM_ALU_IMM(Sltiu)
+            PULPSIM_ALU_IMM(Xori)
+            PULPSIM_ALU_IMM(Ori)
+            PULPSIM_ALU_IMM(Andi)
+            PULPSIM_ALU_IMM(Slli)
+            PULPSIM_ALU_IMM(Srli)
+            PULPSIM_ALU_IMM(Srai)
+#undef PULPSIM_ALU_REG
+#undef PULPSIM_ALU_IMM
+        case FastOp::Lui: x_[d.rd] = imm; break;
+        case FastOp::Auipc: x_[d.rd] = pc + imm; break;
+#define PULPSIM_BRANCH(op)                                                                                   \
+    case FastOp::op:                                                                                         \
+        if (!branch_taken(FastOp::op, rs1, x_[d.rs2])) break;                                                \
+        target = pc + imm;                                                                                   \
+        if (!straddle_cost(target, penalty)) goto full;                                                      \
+        ++stats_.branches_taken;                                                                             \
+        penalty += 2;                                                                                        \
+        goto jump;
+            PULPSIM_BRANCH(Beq)
+            PULPSIM_BRANCH(Bne)
+            PULPSIM_BRANCH(Blt)
+            PULPSIM_BRANCH(Bge)
+            PULPSIM_BRANCH(Bltu)
+            PULPSIM_BRANCH(Bgeu)
+#undef PULPSIM_BRANCH
+        case FastOp::Jal:
+            target = pc + imm;
+            if (!straddle_cost(target, penalty)) goto full;
+            x_[d.rd] = pc + d.len;
+            penalty += 1;
+            goto jump;
+#define PULPSIM_LOAD(op, T)                                                                                  \
+    case FastOp::op: {                                                                                       \
+        T v;                                                                                                 \
+        if (!plain_load(rs1 + imm, v)) goto full;                                                            \
+        x_[d.rd] = static_cast<uint32_t>(                                                                    \
+            static_cast<std::conditional_t<std::is_signed_v<T>, int32_t, uint32_t>>(v));                     \
+        pending_ |= d.pend_mask;                                                                             \
+        break;                                                                                               \
+    }
+            PULPSIM_LOAD(Lb, int8_t)
+            PULPSIM_LOAD(Lh, int16_t)
+            PULPSIM_LOAD(Lw, uint32_t)
+            PULPSIM_LOAD(Lbu, uint8_t)
+            PULPSIM_LOAD(Lhu, uint16_t)
+#undef PULPSIM_LOAD
+#define PULPSIM_STORE(op, T)                                                                                 \
+    case FastOp::op:                                                                                         \
+        if (!plain_store(rs1 + imm, static_cast<T>(x_[d.rs2]))) goto full;                                   \
+        break;
+            PULPSIM_STORE(Sb, uint8_t)
+            PULPSIM_STORE(Sh, uint16_t)
+            PULPSIM_STORE(Sw, uint32_t)
+#undef PULPSIM_STORE
+        case FastOp::Flw:
+            if (!plain_load(rs1 + imm, f_[d.rd])) goto full;
+            pending_ |= d.pend_mask;
+            break;
+        case FastOp::Fsw:
+            if (!plain_store(rs1 + imm, f_[d.rs2])) goto full;
+            break;
+        case FastOp::None:
+        case FastOp::Count: goto full;
+        default: __builtin_unreachable();
+        }
+        // The next instruction in line.
+        ready_[d.dst] = (cycle << 2) + d.ready_code;
+        x_[0] = 0;
+        issue_ = cycle;
+        cycle += 1; // decode() keeps instructions of other costs out of the inline path
+        ++stats_.by_class_and_size[d.stat_index];
+        pc += d.len;
+        dp = step_to(dp, d.len);
+        if constexpr (kLoops) goto loops;
+        continue;
+    jump: // taken, with `penalty` refetch cycles
+        ready_[d.dst] = (cycle << 2) + d.ready_code;
+        x_[0] = 0;
+        issue_ = cycle;
+        cycle += 1 + penalty;
+        stats_.stall_cycles[static_cast<size_t>(StallKind::Control)] += penalty;
+        ++stats_.by_class_and_size[d.stat_index];
+        pc = target;
+        dp = slot_at(pc);
+        if constexpr (kLoops) goto loops;
+        continue;
+    full: {
+        // What execute_one does, from the locals.
+        if (!d.exec) [[unlikely]] {
+            sync();
+            dp = &resolve();
+            goto decoded;
+        }
+        const unsigned len = d.len;
+        pc_ = pc;
+        issue_ = cycle;
+        next_pc_ = pc + len;
+        cycle_ = cycle + d.cost;
+        pending_ |= d.pend_mask;
+        d.exec(*this, d);
+        ready_[d.dst] = (issue_ << 2) + d.ready_code;
+        x_[0] = 0;
+        const uint32_t next = next_pc_;
+        cycle = cycle_;
+        limit = limit_;
+        ++stats_.by_class_and_size[d.stat_index];
+        dp = next == pc + len ? step_to(dp, len) : slot_at(next);
+        pc = next;
+        goto loops;
+    }
+    loops:
+        if (hwloop_armed_) {
+            if (pc == hwloop_watch_[0] || pc == hwloop_watch_[1]) {
+                sync();
+                hwloop_wrap();
+                pc = pc_;
+                dp = slot_at(pc);
+            }
+            if (!kLoops) break;
+        } else if (kLoops) {
+            break;
+        }
+    }
+    sync();
 }
 
 [[gnu::always_inline]] inline void Hart::run_lockstep(uint64_t cycle_limit) {
@@ -74,9 +282,9 @@ template <bool kFetchModel, bool kObserved> [[gnu::always_inline]] inline void H
     while (cycle_ < limit_) {
         try {
             if (ifetch_)
-                run_loop<true, false>();
+                run_loop<true, false, false>();
             else
-                run_loop<false, false>();
+                run_loop<false, false, false>();
         } catch (const TrapSignal& t) {
             take_trap(t);
         }

@@ -100,20 +100,12 @@ void fcvt_s_wu(Hart& h, const DecodedInsn& d) {
     h.f_[d.rd] = fp::from_uint32(h.x_[d.rs1], rounding(h, d), h.fflags_);
 }
 
-// The full paths are separate functions that the plain ones tail-call, so that those need no stack frame.
-[[gnu::noinline]] void flw_full(Hart& h, const DecodedInsn& d) {
-    h.f_[d.rd] = h.load_insn_full<uint32_t>(h.x_[d.rs1] + static_cast<U>(d.imm));
-}
+// The plain accesses run inline in the hart's loop (FastOp), so the handlers take the full path.
 void flw(Hart& h, const DecodedInsn& d) {
-    if (!h.plain_load(h.x_[d.rs1] + static_cast<U>(d.imm), h.f_[d.rd])) [[unlikely]]
-        return flw_full(h, d);
-}
-[[gnu::noinline]] void fsw_full(Hart& h, const DecodedInsn& d) {
-    h.store_insn_full<uint32_t>(h.x_[d.rs1] + static_cast<U>(d.imm), h.f_[d.rs2]);
+    h.f_[d.rd] = h.load_insn<uint32_t>(h.x_[d.rs1] + static_cast<U>(d.imm));
 }
 void fsw(Hart& h, const DecodedInsn& d) {
-    if (!h.plain_store(h.x_[d.rs1] + static_cast<U>(d.imm), h.f_[d.rs2])) [[unlikely]]
-        return fsw_full(h, d);
+    h.store_insn<uint32_t>(h.x_[d.rs1] + static_cast<U>(d.imm), h.f_[d.rs2]);
 }
 
 } // namespace
@@ -128,10 +120,12 @@ bool decode_rv32f(uint32_t raw, DecodedInsn& d, const CoreTiming& timing) {
     case 0x07:
         if (f3 != 2) return false;
         fpu::shape_load(d, raw, flw);
+        d.fast = FastOp::Flw;
         return true;
     case 0x27:
         if (f3 != 2) return false;
         fpu::shape_store(d, raw, fsw);
+        d.fast = FastOp::Fsw;
         return true;
     case 0x43:
     case 0x47:

@@ -16,62 +16,11 @@ void lui(Hart& h, const DecodedInsn& d) {
 void auipc(Hart& h, const DecodedInsn& d) {
     X(d.rd) = h.pc_ + static_cast<U>(d.imm);
 }
-void addi(Hart& h, const DecodedInsn& d) {
-    X(d.rd) = X(d.rs1) + static_cast<U>(d.imm);
+template <FastOp op> void alu_imm(Hart& h, const DecodedInsn& d) {
+    X(d.rd) = int_op(op, X(d.rs1), static_cast<U>(d.imm));
 }
-void slti(Hart& h, const DecodedInsn& d) {
-    X(d.rd) = static_cast<S>(X(d.rs1)) < d.imm;
-}
-void sltiu(Hart& h, const DecodedInsn& d) {
-    X(d.rd) = X(d.rs1) < static_cast<U>(d.imm);
-}
-void xori(Hart& h, const DecodedInsn& d) {
-    X(d.rd) = X(d.rs1) ^ static_cast<U>(d.imm);
-}
-void ori(Hart& h, const DecodedInsn& d) {
-    X(d.rd) = X(d.rs1) | static_cast<U>(d.imm);
-}
-void andi(Hart& h, const DecodedInsn& d) {
-    X(d.rd) = X(d.rs1) & static_cast<U>(d.imm);
-}
-void slli(Hart& h, const DecodedInsn& d) {
-    X(d.rd) = X(d.rs1) << d.imm;
-}
-void srli(Hart& h, const DecodedInsn& d) {
-    X(d.rd) = X(d.rs1) >> d.imm;
-}
-void srai(Hart& h, const DecodedInsn& d) {
-    X(d.rd) = static_cast<U>(static_cast<S>(X(d.rs1)) >> d.imm);
-}
-void add(Hart& h, const DecodedInsn& d) {
-    X(d.rd) = X(d.rs1) + X(d.rs2);
-}
-void sub(Hart& h, const DecodedInsn& d) {
-    X(d.rd) = X(d.rs1) - X(d.rs2);
-}
-void sll(Hart& h, const DecodedInsn& d) {
-    X(d.rd) = X(d.rs1) << (X(d.rs2) & 31);
-}
-void slt(Hart& h, const DecodedInsn& d) {
-    X(d.rd) = static_cast<S>(X(d.rs1)) < static_cast<S>(X(d.rs2));
-}
-void sltu(Hart& h, const DecodedInsn& d) {
-    X(d.rd) = X(d.rs1) < X(d.rs2);
-}
-void xor_(Hart& h, const DecodedInsn& d) {
-    X(d.rd) = X(d.rs1) ^ X(d.rs2);
-}
-void srl(Hart& h, const DecodedInsn& d) {
-    X(d.rd) = X(d.rs1) >> (X(d.rs2) & 31);
-}
-void sra(Hart& h, const DecodedInsn& d) {
-    X(d.rd) = static_cast<U>(static_cast<S>(X(d.rs1)) >> (X(d.rs2) & 31));
-}
-void or_(Hart& h, const DecodedInsn& d) {
-    X(d.rd) = X(d.rs1) | X(d.rs2);
-}
-void and_(Hart& h, const DecodedInsn& d) {
-    X(d.rd) = X(d.rs1) & X(d.rs2);
+template <FastOp op> void alu_reg(Hart& h, const DecodedInsn& d) {
+    X(d.rd) = int_op(op, X(d.rs1), X(d.rs2));
 }
 
 // ---- control transfer ----
@@ -89,51 +38,23 @@ void jalr(Hart& h, const DecodedInsn& d) {
     X(d.rd) = h.pc_ + d.len;
     h.jump_to(target, 1);
 }
-template <typename Cmp> void branch(Hart& h, const DecodedInsn& d) {
-    if (Cmp{}(X(d.rs1), X(d.rs2))) {
+template <FastOp op> void branch(Hart& h, const DecodedInsn& d) {
+    if (branch_taken(op, X(d.rs1), X(d.rs2))) {
         ++h.stats_.branches_taken;
         h.jump_to(h.pc_ + static_cast<U>(d.imm), 2);
     }
 }
-struct Eq {
-    bool operator()(U a, U b) const { return a == b; }
-};
-struct Ne {
-    bool operator()(U a, U b) const { return a != b; }
-};
-struct Lt {
-    bool operator()(U a, U b) const { return static_cast<S>(a) < static_cast<S>(b); }
-};
-struct Ge {
-    bool operator()(U a, U b) const { return static_cast<S>(a) >= static_cast<S>(b); }
-};
-struct Ltu {
-    bool operator()(U a, U b) const { return a < b; }
-};
-struct Geu {
-    bool operator()(U a, U b) const { return a >= b; }
-};
 
 // ---- memory ----
 template <typename T> U extend(T v) {
     return static_cast<U>(static_cast<std::conditional_t<std::is_signed_v<T>, S, U>>(v));
 }
-// The full paths are separate functions that the plain ones tail-call, so that those need no stack frame.
-template <typename T> [[gnu::noinline]] void load_full(Hart& h, const DecodedInsn& d) {
-    X(d.rd) = extend(h.load_insn_full<T>(X(d.rs1) + static_cast<U>(d.imm)));
-}
+// The plain accesses run inline in the hart's loop (FastOp), so the handlers take the full path.
 template <typename T> void load(Hart& h, const DecodedInsn& d) {
-    T v;
-    if (!h.plain_load(X(d.rs1) + static_cast<U>(d.imm), v)) [[unlikely]]
-        return load_full<T>(h, d);
-    X(d.rd) = extend(v);
-}
-template <typename T> [[gnu::noinline]] void store_full(Hart& h, const DecodedInsn& d) {
-    h.store_insn_full<T>(X(d.rs1) + static_cast<U>(d.imm), static_cast<T>(X(d.rs2)));
+    X(d.rd) = extend(h.load_insn<T>(X(d.rs1) + static_cast<U>(d.imm)));
 }
 template <typename T> void store(Hart& h, const DecodedInsn& d) {
-    if (!h.plain_store(X(d.rs1) + static_cast<U>(d.imm), static_cast<T>(X(d.rs2)))) [[unlikely]]
-        return store_full<T>(h, d);
+    h.store_insn<T>(X(d.rs1) + static_cast<U>(d.imm), static_cast<T>(X(d.rs2)));
 }
 
 // ---- system ----
@@ -157,17 +78,24 @@ void mret(Hart& h, const DecodedInsn&) {
 bool decode_op_imm(uint32_t raw, DecodedInsn& d) {
     const unsigned f3 = funct3(raw);
     const unsigned f7 = funct7(raw);
-    static constexpr ExecFn simple[8] = {addi, nullptr, slti, sltiu, xori, nullptr, ori, andi};
-    if (simple[f3]) {
-        shape_i(d, raw, simple[f3]);
+    using enum FastOp;
+    static constexpr FastOp simple[8] = {Addi, None, Slti, Sltiu, Xori, None, Ori, Andi};
+    static constexpr ExecFn fns[8] = {alu_imm<Addi>, nullptr, alu_imm<Slti>, alu_imm<Sltiu>,
+                                      alu_imm<Xori>, nullptr, alu_imm<Ori>,  alu_imm<Andi>};
+    if (simple[f3] != None) {
+        shape_i(d, raw, fns[f3]);
+        d.fast = simple[f3];
         return true;
     }
     if (f3 == 1 && f7 == 0) {
-        shape_i(d, raw, slli);
+        shape_i(d, raw, alu_imm<Slli>);
+        d.fast = Slli;
     } else if (f3 == 5 && f7 == 0) {
-        shape_i(d, raw, srli);
+        shape_i(d, raw, alu_imm<Srli>);
+        d.fast = Srli;
     } else if (f3 == 5 && f7 == 0x20) {
-        shape_i(d, raw, srai);
+        shape_i(d, raw, alu_imm<Srai>);
+        d.fast = Srai;
     } else {
         return false;
     }
@@ -178,13 +106,18 @@ bool decode_op_imm(uint32_t raw, DecodedInsn& d) {
 bool decode_op(uint32_t raw, DecodedInsn& d) {
     const unsigned f7 = funct7(raw);
     const unsigned f3 = funct3(raw);
-    static constexpr ExecFn base[8] = {add, sll, slt, sltu, xor_, srl, or_, and_};
+    using enum FastOp;
+    static constexpr FastOp base[8] = {Add, Sll, Slt, Sltu, Xor, Srl, Or, And};
+    static constexpr ExecFn fns[8] = {alu_reg<Add>, alu_reg<Sll>, alu_reg<Slt>, alu_reg<Sltu>,
+                                      alu_reg<Xor>, alu_reg<Srl>, alu_reg<Or>,  alu_reg<And>};
     if (f7 == 0) {
-        shape_r(d, raw, base[f3]);
+        shape_r(d, raw, fns[f3]);
+        d.fast = base[f3];
         return true;
     }
     if (f7 == 0x20 && (f3 == 0 || f3 == 5)) {
-        shape_r(d, raw, f3 == 0 ? sub : sra);
+        shape_r(d, raw, f3 == 0 ? alu_reg<Sub> : alu_reg<Sra>);
+        d.fast = f3 == 0 ? Sub : Sra;
         return true;
     }
     return false;
@@ -197,6 +130,7 @@ bool decode_rv32i(uint32_t raw, DecodedInsn& d) {
     case 0x37:
     case 0x17:
         d.exec = opcode(raw) == 0x37 ? lui : auipc;
+        d.fast = opcode(raw) == 0x37 ? FastOp::Lui : FastOp::Auipc;
         d.rd = static_cast<uint8_t>(rd(raw));
         d.imm = imm_u(raw);
         d.dst = xdst(d.rd);
@@ -207,37 +141,47 @@ bool decode_rv32i(uint32_t raw, DecodedInsn& d) {
         d.imm = imm_j(raw);
         d.dst = xdst(d.rd);
         d.cls = InsnClass::Jump;
+        d.fast = FastOp::Jal;
         return true;
     case 0x67:
         if (funct3(raw) != 0) return false;
         shape_i(d, raw, jalr, InsnClass::Jump);
         return true;
     case 0x63: {
-        static constexpr ExecFn ops[8] = {branch<Eq>, branch<Ne>, nullptr,     nullptr,
-                                          branch<Lt>, branch<Ge>, branch<Ltu>, branch<Geu>};
+        using enum FastOp;
+        static constexpr FastOp fast[8] = {Beq, Bne, None, None, Blt, Bge, Bltu, Bgeu};
+        static constexpr ExecFn ops[8] = {branch<Beq>, branch<Bne>, nullptr,      nullptr,
+                                          branch<Blt>, branch<Bge>, branch<Bltu>, branch<Bgeu>};
         if (!ops[funct3(raw)]) return false;
         shape_r(d, raw, ops[funct3(raw)], InsnClass::Branch);
         d.rd = 0;
         d.dst = kSinkSlot;
         d.imm = imm_b(raw);
+        d.fast = fast[funct3(raw)];
         return true;
     }
     case 0x03: {
         static constexpr ExecFn ops[8] = {load<int8_t>,  load<int16_t>,  load<uint32_t>, nullptr,
                                           load<uint8_t>, load<uint16_t>, nullptr,        nullptr};
+        using enum FastOp;
+        static constexpr FastOp fast[8] = {Lb, Lh, Lw, None, Lbu, Lhu, None, None};
         if (!ops[funct3(raw)]) return false;
         shape_i(d, raw, ops[funct3(raw)], InsnClass::Load);
         d.latency = 2;
+        d.fast = fast[funct3(raw)];
         return true;
     }
     case 0x23: {
         static constexpr ExecFn ops[8] = {store<uint8_t>, store<uint16_t>, store<uint32_t>, nullptr,
                                           nullptr,        nullptr,         nullptr,         nullptr};
+        using enum FastOp;
+        static constexpr FastOp fast[8] = {Sb, Sh, Sw, None, None, None, None, None};
         if (!ops[funct3(raw)]) return false;
         shape_r(d, raw, ops[funct3(raw)], InsnClass::Store);
         d.rd = 0;
         d.dst = kSinkSlot;
         d.imm = imm_s(raw);
+        d.fast = fast[funct3(raw)];
         return true;
     }
     case 0x13: return decode_op_imm(raw, d);
