@@ -157,6 +157,14 @@ void ClusterMachine::write_symbol_word(const std::string& name, uint32_t value) 
     bus_.write_bytes(*addr, bytes, 4);
 }
 
+void ClusterMachine::observe(const ClusterObservers& o) {
+    interconnect_->set_conflict_observer(o.tcdm);
+    fpus_->set_observer(o.fpus);
+    dma_->set_observer(o.dma);
+    events_->set_observer(o.events);
+    host_.set_region_observer(o.regions);
+}
+
 RunOutcome ClusterMachine::run_to_end() {
     while (!engine_->finished() && engine_->cycle() < options_.max_cycles)
         engine_->advance(options_.max_cycles);

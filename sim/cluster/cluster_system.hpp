@@ -32,6 +32,15 @@ struct ClusterOptions {
     bool show_progress = false;
 };
 
+// Views watching the cluster's shared blocks (sim/views); a null member watches nothing.
+struct ClusterObservers {
+    BankConflictObserver* tcdm = nullptr;
+    FpuActivityObserver* fpus = nullptr;
+    DmaTransferObserver* dma = nullptr;
+    EventUnitObserver* events = nullptr;
+    RegionObserver* regions = nullptr;
+};
+
 // The cluster as plain C++: tests and benchmarks drive it directly; ClusterSystem wraps it in SystemC.
 class ClusterMachine {
   public:
@@ -47,6 +56,8 @@ class ClusterMachine {
     uint64_t advance(uint64_t target) { return engine_->advance(target); }
     bool finished() const { return engine_->finished(); }
     RunOutcome outcome(double host_seconds = 0) const;
+    // Attaches views to the shared blocks (before the run); the cores take RetireObservers themselves.
+    void observe(const ClusterObservers& observers);
 
     const std::vector<std::unique_ptr<Hart>>& harts() const { return harts_; }
     const HostServices& host() const { return host_; }

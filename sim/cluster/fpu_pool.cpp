@@ -138,6 +138,8 @@ FpuGrant FpuPool::issue(unsigned core_index, uint64_t cycle, FpuOpKind kind, uns
     fpu.counters.contention_cycles += waited;
     core.counters.fpu_contention_cycles += waited;
     ++core.counters.fpu_operations;
+    if (observer_) [[unlikely]]
+        observer_->fpu_started(best, best_start);
     return {best_start, best_start + 1 + latency_[static_cast<unsigned>(kind)], best};
 }
 
@@ -172,6 +174,8 @@ FpuGrant FpuPool::issue_divsqrt(Core& core, uint64_t cycle, unsigned latency) {
     unit.counters.contention_cycles += waited;
     ++core.counters.divsqrt_operations;
     core.counters.divsqrt_contention_cycles += waited;
+    if (observer_) [[unlikely]]
+        observer_->divsqrt_busy(best, start, start + latency);
     return {start, start + latency, best};
 }
 

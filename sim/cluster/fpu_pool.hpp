@@ -99,6 +99,16 @@ struct CoreFpuCounters {
     uint64_t contention_cycles() const { return fpu_contention_cycles + divsqrt_contention_cycles; }
 };
 
+// Told of every operation the pool places (the activity views); nothing is called while none is attached.
+class FpuActivityObserver {
+  public:
+    virtual ~FpuActivityObserver() = default;
+    // Pipelined FPU `fpu` takes an operation in `cycle` (busy for that cycle).
+    virtual void fpu_started(unsigned fpu, uint64_t cycle) = 0;
+    // Div/sqrt unit `unit` works on an operation in [from, to).
+    virtual void divsqrt_busy(unsigned unit, uint64_t from, uint64_t to) = 0;
+};
+
 class FpuPool {
   public:
     static constexpr unsigned kMaxFpus = 64; // candidate sets are 64-bit masks
@@ -113,6 +123,8 @@ class FpuPool {
 
     // Forgets every operation and zeroes the counters.
     void reset();
+    // Tells `observer` of every operation placed from now on (nullptr: nobody).
+    void set_observer(FpuActivityObserver* observer) { observer_ = observer; }
 
     unsigned core_count() const { return core_count_; }
     unsigned fpu_count() const { return static_cast<unsigned>(fpus_.size()); }
@@ -169,6 +181,7 @@ class FpuPool {
     bool some_core_chooses_ = false; // keep fpus_taken_at_
     std::array<CycleSlot, kTrackedCycles> fpus_taken_at_;
     uint64_t newest_start_ = 0;
+    FpuActivityObserver* observer_ = nullptr;
 };
 
 } // namespace pulpsim

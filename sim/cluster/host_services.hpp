@@ -41,6 +41,16 @@ struct RegionRecord {
     uint64_t dma_exposed_cycles = 0; // DMA-wait cycles of the core that waited longest
 };
 
+// Told of perf regions as the program opens and closes them (the activity views).
+class RegionObserver {
+  public:
+    virtual ~RegionObserver() = default;
+    // `caller` opened region `name`, declaring `macs`; the region counts from `cycle`.
+    virtual void region_begun(const Hart& caller, const std::string& name, uint64_t macs, uint64_t cycle) = 0;
+    // `caller` closed the innermost open region, `name`, in `cycle`.
+    virtual void region_ended(const Hart& caller, const std::string& name, uint64_t cycle) = 0;
+};
+
 class HostServices : public HostInterface {
   public:
     // Console output goes to the host's stdout/stderr unless captured (tests).
@@ -58,6 +68,9 @@ class HostServices : public HostInterface {
     void count_regions_over(std::vector<const Hart*> harts) { region_harts_ = std::move(harts); }
     // Regions also record the DMA's activity, sampled up to the cycle a region begins and ends.
     void probe_dma(std::function<DmaActivity(uint64_t cycle)> probe) { dma_probe_ = std::move(probe); }
+
+    // Tells `observer` of every region opened and closed from now on (nullptr: nobody).
+    void set_region_observer(RegionObserver* observer) { region_observer_ = observer; }
 
     const std::vector<RegionRecord>& regions() const { return regions_; }
     // The guard zones the program has set (give them to every core with Hart::set_memory_guards).
@@ -90,6 +103,7 @@ class HostServices : public HostInterface {
     Hart* hart_ = nullptr;
     std::vector<const Hart*> region_harts_;
     std::function<DmaActivity(uint64_t)> dma_probe_;
+    RegionObserver* region_observer_ = nullptr;
     CoreStats region_stats(const Hart& caller) const;
     std::vector<uint64_t> dma_waits(const Hart& caller) const;
 

@@ -54,6 +54,15 @@ struct TcdmPortCounters {
     uint64_t waited_on_dma = 0;     // of those, cycles in which the DMA held the bank
 };
 
+// Told of every request that had to wait for its bank (the activity views); nothing is called while none is
+// attached, and the interconnect's behaviour does not depend on it.
+class BankConflictObserver {
+  public:
+    virtual ~BankConflictObserver() = default;
+    // `port`'s request to `bank`, wanted in `wanted`, was granted in `granted` (> wanted).
+    virtual void bank_waited(unsigned bank, unsigned port, uint64_t wanted, uint64_t granted) = 0;
+};
+
 struct TcdmCounters {
     std::vector<TcdmBankCounters> banks;
     std::vector<TcdmPortCounters> ports;
@@ -94,6 +103,8 @@ class TcdmInterconnect {
         b.conflict_cycles += waited;
         p.contention_cycles += waited;
         p.waited_on_dma += waited_on_dma;
+        if (conflict_observer_) [[unlikely]]
+            if (waited) conflict_observer_->bank_waited(bank, port, cycle, granted);
         return granted;
     }
 
@@ -101,6 +112,8 @@ class TcdmInterconnect {
     // time order (the engine's lone core): reservations before min(`cycle`, the request's cycle) may be
     // dropped.
     void set_floor(uint64_t cycle) { floor_ = cycle; }
+    // Tells `observer` of every request that waits from now on (nullptr: nobody).
+    void set_conflict_observer(BankConflictObserver* observer) { conflict_observer_ = observer; }
 
     const TcdmCounters& counters() const { return counters_; }
     // Zeroes the counters (e.g. at the start of a measured region); reservations stay.
@@ -162,6 +175,7 @@ class TcdmInterconnect {
     std::vector<BankReservations> reservations_;
     uint64_t floor_ = 0;
     TcdmCounters counters_;
+    BankConflictObserver* conflict_observer_ = nullptr;
 };
 
 } // namespace pulpsim
