@@ -1,6 +1,8 @@
 // pulpsim run: one program on one platform, and its report.
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <cstdio>
+#include <filesystem>
 #include <fmt/format.h>
 #include <iostream>
 #include <memory>
@@ -15,7 +17,11 @@
 #include "cluster/platform_config.hpp"
 #include "cluster/report.hpp"
 #include "memory/elf_image.hpp"
+#include "views/activity.hpp"
 #include "views/profile.hpp"
+#include "views/timeline.hpp"
+#include "views/vcd.hpp"
+#include "views/view_filter.hpp"
 
 namespace po = boost::program_options;
 
@@ -29,7 +35,7 @@ int command_run(const std::vector<std::string>& args) {
     std::string platform_file;
     std::vector<std::string> sets, symbols;
     std::string max_cycles = "10000000000", quantum, console, exit_addr, json_path, csv_path, memory_map,
-                profile_json;
+                profile_json, vcd_path, timeline_path, view_window, view_region;
     std::string log_level = "warn";
     desc.add_options()("help,h", "show this help")(
         "platform", po::value(&platform_file)->value_name("FILE"),
@@ -42,6 +48,17 @@ int command_run(const std::vector<std::string>& args) {
         "write the report as CSV to FILE")("profile", "print cycles, instructions and stalls per function")(
         "profile-json", po::value(&profile_json)->value_name("FILE"),
         "write the per-function profile, per core and summed, as JSON to FILE")(
+        "vcd", po::value(&vcd_path)->value_name("FILE"),
+        "write what every core, FPU, TCDM bank, DMA channel and the event unit did in each cycle as a VCD to "
+        "FILE, and a GTKWave save file showing it grouped to FILE.gtkw (gtkwave FILE.gtkw)")(
+        "timeline", po::value(&timeline_path)->value_name("FILE"),
+        "write a timeline of the run (per core: perf regions, functions, sleeps; DMA transfers; MAC/cycle) "
+        "as "
+        "Chrome trace-event JSON to FILE, for ui.perfetto.dev or chrome://tracing (1 us = 1 cycle)")(
+        "view-window", po::value(&view_window)->value_name("FROM:TO"),
+        "--vcd and --timeline show only cycles FROM to TO (either may be left out)")(
+        "view-region", po::value(&view_region)->value_name("NAME"),
+        "--vcd and --timeline show only the runs of perf region NAME")(
         "console-addr", po::value(&console)->value_name("ADDR"),
         "memory-mapped console: a store to ADDR prints its low byte")(
         "exit-addr", po::value(&exit_addr)->value_name("ADDR"),
@@ -117,9 +134,39 @@ int command_run(const std::vector<std::string>& args) {
     }
 
     // A report path that cannot take a file is bad input, found before the run rather than after it.
-    for (const char* option : {"report-json", "report-csv", "profile-json"})
-        if (vm.count(option)) pulpsim::check_output_path(vm[option].as<std::string>());
+    std::vector<std::pair<std::string, std::string>> outputs; // option, path
+    for (const char* option : {"report-json", "report-csv", "profile-json", "vcd", "timeline"})
+        if (vm.count(option)) outputs.emplace_back(option, vm[option].as<std::string>());
+    if (vm.count("vcd")) outputs.emplace_back("vcd", vcd_path + ".gtkw");
+    for (size_t i = 0; i < outputs.size(); ++i) {
+        pulpsim::check_output_path(outputs[i].second);
+        for (size_t j = 0; j < i; ++j)
+            if (std::filesystem::weakly_canonical(outputs[i].second) ==
+                std::filesystem::weakly_canonical(outputs[j].second))
+                throw UsageError(fmt::format("--{} and --{} name the same file {}", outputs[j].first,
+                                             outputs[i].first, outputs[i].second));
+    }
+    const bool views = vm.count("vcd") || vm.count("timeline");
+    pulpsim::ViewFilter view_filter;
+    if ((vm.count("view-window") || vm.count("view-region")) && !views)
+        throw UsageError("--view-window and --view-region limit --vcd and --timeline: give one of them");
+    if (vm.count("view-window")) {
+        try {
+            view_filter.set_window(pulpsim::ViewFilter::parse_window("--view-window", view_window));
+        } catch (const std::invalid_argument& e) {
+            throw UsageError(e.what());
+        }
+    }
+    if (vm.count("view-region")) {
+        if (view_region.empty()) throw UsageError("--view-region: empty region name");
+        view_filter.set_region(view_region);
+    }
     const pulpsim::ElfImage elf = pulpsim::ElfImage::load(program);
+    if (!view_region.empty() && !pulpsim::program_may_name_region(elf, view_region))
+        throw UsageError(
+            fmt::format("--view-region {}: {} has no region of that name (the name is nowhere in "
+                        "its strings)",
+                        view_region, program));
     spdlog::info("{}: entry {:#010x}, {} segments", program, elf.entry(), elf.segments().size());
 
     pulpsim::RunOutcome outcome;
@@ -127,6 +174,8 @@ int command_run(const std::vector<std::string>& args) {
     // Attached only when asked for: the cores then run their observed loop.
     std::optional<pulpsim::Profile> profile;
     if (vm.count("profile") || vm.count("profile-json")) profile.emplace(elf);
+    std::optional<pulpsim::ActivityRecorder> activity;
+    if (views) activity.emplace(elf, view_filter);
     std::unique_ptr<pulpsim::BareSystem> bare_system;
     std::unique_ptr<pulpsim::ClusterSystem> cluster_system;
     if (bare) {
@@ -143,6 +192,7 @@ int command_run(const std::vector<std::string>& args) {
         if (!memory_map.empty()) options.memory_map = pulpsim::parse_memory_map(memory_map);
         bare_system = std::make_unique<pulpsim::BareSystem>("bare", elf, options);
         if (profile) profile->attach(bare_system->machine().hart());
+        if (activity) activity->attach(bare_system->machine());
         sc_core::sc_start();
         outcome = bare_system->outcome();
         view = pulpsim::run_view(bare_system->machine());
@@ -156,6 +206,7 @@ int command_run(const std::vector<std::string>& args) {
         if (profile)
             for (const auto& hart : cluster_system->machine().harts())
                 profile->attach(*hart);
+        if (activity) activity->attach(cluster_system->machine());
         sc_core::sc_start();
         outcome = cluster_system->outcome();
         view = pulpsim::run_view(cluster_system->machine());
@@ -174,7 +225,24 @@ int command_run(const std::vector<std::string>& args) {
         reports.emplace_back(profile_json,
                              profile->json().dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
                                  "\n");
-    pulpsim::write_files_atomically(reports);
+    std::vector<std::pair<std::string, pulpsim::FileWriter>> files;
+    for (const auto& [path, contents] : reports)
+        files.emplace_back(path, [&contents = contents](std::ostream& os) { os << contents; });
+    if (activity) {
+        activity->finish(outcome.cycles);
+        if (!view_region.empty() && std::none_of(activity->regions().begin(), activity->regions().end(),
+                                                 [&](const auto& r) { return r.name == view_region; }))
+            spdlog::warn("--view-region {}: the region never ran; the views show no cycles", view_region);
+        if (vm.count("vcd")) {
+            files.emplace_back(vcd_path, [&](std::ostream& os) { pulpsim::write_vcd(*activity, os); });
+            files.emplace_back(vcd_path + ".gtkw",
+                               [&](std::ostream& os) { os << pulpsim::gtkw_for_vcd(*activity, vcd_path); });
+        }
+        if (vm.count("timeline"))
+            files.emplace_back(timeline_path,
+                               [&](std::ostream& os) { pulpsim::write_timeline(*activity, os); });
+    }
+    pulpsim::write_files_atomically(files);
     if (!vm.count("quiet")) pulpsim::print_report_table(std::cout, view, outcome);
     if (vm.count("profile")) profile->print(std::cout);
     if (outcome.kind != pulpsim::RunOutcome::Kind::Exit)
