@@ -389,15 +389,16 @@ std::string gtkw(const std::vector<Signal>& signals, const std::vector<CycleSpan
     const std::string dump = std::filesystem::absolute(vcd_path).lexically_normal().string();
     const uint64_t from = spans.empty() ? 0 : spans.front().from;
     const uint64_t to = spans.empty() ? 1 : spans.back().to;
-    // GTKWave's zoom z shows 2^-z time units per pixel: fit the dump into the wave pane (about 1300 px).
-    const double zoom = -std::log2(std::max(1.0, static_cast<double>(to - from) / 1300.0));
+    // GTKWave 3.3 at zoom z shows 2^-z / 200 time units per pixel (measured): fit the shown cycles into the
+    // wave pane, about 1150 pixels wide at the size below.
+    const double zoom = -std::log2(200.0 * std::max(0.01, static_cast<double>(to - from) / 1150.0));
     std::string g = fmt::format("[*] GTKWave save file written by pulpsim: gtkwave {}.gtkw\n", dump);
     g += fmt::format("[dumpfile] \"{}\"\n[savefile] \"{}.gtkw\"\n[timestart] {}\n", dump, dump, from);
     g += "[size] 1600 1000\n[pos] -1 -1\n";
     g += fmt::format("*{:.6f} -1", zoom);
     for (int i = 0; i < 26; ++i)
         g += " -1";
-    g += "\n[treeopen] cluster.\n[sst_width] 220\n[signals_width] 300\n[sst_expanded] 1\n[sst_vpaned_height] "
+    g += "\n[treeopen] cluster.\n[sst_width] 220\n[signals_width] 230\n[sst_expanded] 0\n[sst_vpaned_height] "
          "300\n";
     std::vector<std::string> groups;
     for (const Signal& s : signals)
@@ -411,7 +412,11 @@ std::string gtkw(const std::vector<Signal>& signals, const std::vector<CycleSpan
                 format = s.gtkw_format;
                 g += format + "\n";
             }
-            g += s.path() + "\n";
+            // An alias naming the block: GTKWave shows only the part of a name after its last dot.
+            std::string alias = s.scope.empty() ? s.name : s.scope + " " + s.name;
+            std::replace(alias.begin(), alias.end(), '.', ' ');
+            if (s.name == "active" || s.name == "region") g += "[color] 2\n";
+            g += fmt::format("+{{{}}} {}\n", alias, s.path());
         }
         g += fmt::format("@1000200\n-{}\n", group);
     }
