@@ -170,6 +170,8 @@ class FpuPool {
     void track_start(unsigned fpu, uint64_t start);
     FpuGrant issue_divsqrt(Core& core, uint64_t cycle, unsigned latency);
     [[noreturn]] void throw_core_out_of_range(unsigned core) const;
+    // Out of line: the call in issue() then costs its hot path fewer registers.
+    [[gnu::cold, gnu::noinline]] void tell_started(unsigned fpu, uint64_t cycle) const;
 
     std::string mapping_;
     unsigned core_count_;

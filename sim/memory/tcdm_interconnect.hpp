@@ -103,8 +103,8 @@ class TcdmInterconnect {
         b.conflict_cycles += waited;
         p.contention_cycles += waited;
         p.waited_on_dma += waited_on_dma;
-        if (conflict_observer_) [[unlikely]]
-            if (waited) conflict_observer_->bank_waited(bank, port, cycle, granted);
+        if (waited != 0 && conflict_observer_ != nullptr) [[unlikely]]
+            tell_conflict(bank, port, cycle, granted);
         return granted;
     }
 
@@ -169,6 +169,11 @@ class TcdmInterconnect {
         uint64_t reserve_wide(uint64_t cycle, bool dma, uint64_t floor, uint64_t& waited_on_dma);
     };
     [[noreturn]] static void request_too_old(unsigned bank, uint64_t cycle, uint64_t oldest_kept);
+    // Out of line, so that the request's hot path keeps its registers.
+    [[gnu::cold, gnu::noinline]] void tell_conflict(unsigned bank, unsigned port, uint64_t wanted,
+                                                    uint64_t granted) const {
+        conflict_observer_->bank_waited(bank, port, wanted, granted);
+    }
 
     TcdmConfig config_;
     unsigned bank_mask_;
