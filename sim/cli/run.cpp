@@ -233,6 +233,9 @@ int command_run(const std::vector<std::string>& args) {
         if (!view_region.empty() && std::none_of(activity->regions().begin(), activity->regions().end(),
                                                  [&](const auto& r) { return r.name == view_region; }))
             spdlog::warn("--view-region {}: the region never ran; the views show no cycles", view_region);
+        else if (activity->shown().empty())
+            spdlog::warn("the views show no cycles: {} lies beyond the run's {} cycles",
+                         view_filter.describe(), activity->end());
         if (vm.count("vcd")) {
             files.emplace_back(vcd_path, [&](std::ostream& os) { pulpsim::write_vcd(*activity, os); });
             files.emplace_back(vcd_path + ".gtkw",

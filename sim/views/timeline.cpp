@@ -153,7 +153,8 @@ void write_timeline(const ActivityRecorder& rec, std::ostream& os) {
         out.clear();
     };
 
-    out = "{\"displayTimeUnit\":\"ms\",\n\"otherData\":{";
+    // No displayTimeUnit: chrome://tracing only displays with it, but Perfetto reads it as the unit of ts.
+    out = "{\"otherData\":{";
     fmt::format_to(
         std::back_inserter(out),
         "\"program\":{},\"platform\":{},\"time_unit\":\"1 us of ts = 1 cluster cycle\",\"shown\":{}}},\n",

@@ -101,7 +101,7 @@ std::vector<Change> sum_changes(std::vector<std::pair<uint64_t, int64_t>> deltas
 }
 
 // The innermost open perf regions over time, as "outer/inner" ("-" when none).
-Signal region_signal(const ActivityRecorder& rec) {
+Signal region_signal(const ActivityRecorder& rec, bool with_changes) {
     Signal s{.scope = "", .name = "region", .kind = Kind::Text, .group = "cores"};
     s.initial = text_index(s, "-");
     struct Boundary {
@@ -111,7 +111,7 @@ Signal region_signal(const ActivityRecorder& rec) {
     };
     std::vector<Boundary> bounds;
     const auto& runs = rec.regions();
-    for (size_t i = 0; i < runs.size(); ++i)
+    for (size_t i = 0; with_changes && i < runs.size(); ++i)
         if (runs[i].end > runs[i].begin) {
             bounds.push_back({runs[i].begin, true, i});
             bounds.push_back({runs[i].end, false, i});
@@ -141,16 +141,24 @@ Signal region_signal(const ActivityRecorder& rec) {
     return s;
 }
 
-std::vector<Signal> build_signals(const ActivityRecorder& rec) {
+const std::vector<ActivityRecorder::CoreChange> no_changes;
+const std::vector<ActivityRecorder::FunctionRun> no_runs;
+const std::vector<uint64_t> no_cycles;
+const std::vector<Busy> no_busy;
+const std::vector<DmaTransferSpan> no_transfers;
+const std::vector<ActivityRecorder::Event> no_events;
+
+// The signals of the dump; without `with_changes`, only their names and kinds (for the save file).
+std::vector<Signal> build_signals(const ActivityRecorder& rec, bool with_changes) {
     std::vector<Signal> signals;
-    signals.push_back(region_signal(rec));
+    signals.push_back(region_signal(rec, with_changes));
 
     for (const ActivityRecorder::Core& core : rec.cores()) {
         const std::string scope = fmt::format("core{}", core.hartid);
         // Active: not asleep (in a barrier, a dispatch wait or on the DMA), as the thesis' waveform shows.
         Signal active{
             .scope = scope, .name = "active", .kind = Kind::Bit, .initial = kUnknown, .group = "cores"};
-        for (const ActivityRecorder::CoreChange& c : core.activity) {
+        for (const ActivityRecorder::CoreChange& c : with_changes ? core.activity : no_changes) {
             const auto a = static_cast<uint8_t>(c.activity);
             const uint64_t v =
                 a == core_activity::kEnded ? kUnknown
@@ -173,23 +181,23 @@ std::vector<Signal> build_signals(const ActivityRecorder& rec) {
         function.texts = rec.function_names();
         for (std::string& t : function.texts)
             t = vcd_text(t);
-        for (const auto& run : core.functions)
+        for (const auto& run : with_changes ? core.functions : no_runs)
             function.changes.push_back({run.from, run.function});
-        if (core.end < rec.end()) function.changes.push_back({core.end, kUnknown});
+        if (with_changes && core.end < rec.end()) function.changes.push_back({core.end, kUnknown});
         signals.push_back(std::move(function));
     }
 
     for (size_t f = 0; f < rec.fpu_starts().size(); ++f) {
         Signal busy{.scope = fmt::format("fpu{}", f), .name = "busy", .group = "FPUs"};
         std::vector<Busy> cycles;
-        for (uint64_t c : rec.fpu_starts()[f])
+        for (uint64_t c : with_changes ? rec.fpu_starts()[f] : no_cycles)
             cycles.push_back({c, c + 1});
         busy.changes = union_changes(cycles);
         signals.push_back(std::move(busy));
     }
     for (size_t u = 0; u < rec.divsqrt_busy().size(); ++u) {
         Signal busy{.scope = fmt::format("divsqrt{}", u), .name = "busy", .group = "FPUs"};
-        busy.changes = union_changes(rec.divsqrt_busy()[u]);
+        if (with_changes) busy.changes = union_changes(rec.divsqrt_busy()[u]);
         signals.push_back(std::move(busy));
     }
 
@@ -202,7 +210,7 @@ std::vector<Signal> build_signals(const ActivityRecorder& rec) {
                        .group = "TCDM banks",
                        .gtkw_format = "@24"};
         std::vector<std::pair<uint64_t, int64_t>> deltas;
-        for (const Busy& w : rec.bank_waits()[b]) {
+        for (const Busy& w : with_changes ? rec.bank_waits()[b] : no_busy) {
             deltas.emplace_back(w.from, 1);
             deltas.emplace_back(w.to, -1);
         }
@@ -213,7 +221,7 @@ std::vector<Signal> build_signals(const ActivityRecorder& rec) {
     if (rec.has_dma()) {
         std::vector<Busy> channel[2];
         std::vector<std::pair<uint64_t, int64_t>> deltas;
-        for (const DmaTransferSpan& t : rec.dma_transfers()) {
+        for (const DmaTransferSpan& t : with_changes ? rec.dma_transfers() : no_transfers) {
             channel[t.transfer.direction == DmaDirection::in ? 0 : 1].push_back({t.started, t.completion});
             const auto bytes = static_cast<int64_t>(uint64_t{t.transfer.bytes} * t.transfer.rows);
             deltas.emplace_back(t.enqueued, bytes);
@@ -242,7 +250,7 @@ std::vector<Signal> build_signals(const ActivityRecorder& rec) {
                          .name = kind == ActivityRecorder::EventKind::Dispatch ? "dispatch" : "barrier",
                          .group = "events"};
             std::vector<Busy> cycles;
-            for (const auto& e : rec.events())
+            for (const auto& e : with_changes ? rec.events() : no_events)
                 if (e.kind == kind) cycles.push_back({e.cycle, e.cycle + 1});
             pulse.changes = union_changes(cycles);
             signals.push_back(std::move(pulse));
@@ -427,7 +435,7 @@ std::string gtkw(const std::vector<Signal>& signals, const std::vector<CycleSpan
 } // namespace
 
 void write_vcd(const ActivityRecorder& rec, std::ostream& os) {
-    const std::vector<Signal> signals = build_signals(rec);
+    const std::vector<Signal> signals = build_signals(rec, true);
     const std::vector<CycleSpan> spans = rec.shown();
     std::string out = header(rec, signals);
     auto flush = [&](size_t above) {
@@ -471,7 +479,7 @@ void write_vcd(const ActivityRecorder& rec, std::ostream& os) {
 }
 
 std::string gtkw_for_vcd(const ActivityRecorder& rec, const std::string& vcd_path) {
-    return gtkw(build_signals(rec), rec.shown(), vcd_path);
+    return gtkw(build_signals(rec, false), rec.shown(), vcd_path);
 }
 
 } // namespace pulpsim
