@@ -87,6 +87,16 @@ class Vcd:
             out[v] += nxt[0] - t
         return out
 
+    def values_within(self, name, begin, end):
+        """The value at `begin` and the changes up to `end`, with repeated values dropped."""
+        out, current = [], None
+        for t, v in self.signal(name):
+            if t <= begin:
+                current = v
+            elif t < end and v != (out[-1][1] if out else current):
+                out.append((t, v))
+        return [(begin, current)] + out
+
     def union_of_ones(self, names):
         """Cycles in which at least one of the 1-bit signals is 1."""
         points = sorted((t, i, v) for i, n in enumerate(names) for t, v in self.signal(n))
@@ -264,6 +274,9 @@ def main():
         if rr:
             check(vr.end - vr.start == reg["cycles"] and set(v for t, v in vr.signal("cluster.region")) == {reg["name"]},
                   f"--view-region {reg['name']}: the VCD spans the region's {reg['cycles']} cycles and nothing else")
+            same = [n for n in vr.vars if vr.values_within(n, vr.start, vr.end) == vcd.values_within(n, vr.start, vr.end)]
+            check(len(same) == len(vr.vars) == len(vcd.vars),
+                  f"--view-region {reg['name']}: every signal reads as in the whole run's VCD ({len(same)} of {len(vr.vars)})")
             busy = vr.union_of_ones(["cluster.dma.in.busy", "cluster.dma.out.busy"])
             check(busy == reg["dma"]["busy_cycles"],
                   f"--view-region {reg['name']}: the DMA is busy for the region's {reg['dma']['busy_cycles']} cycles ({busy})")
