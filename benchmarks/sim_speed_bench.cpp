@@ -2,11 +2,14 @@
 //   build/bin/sim_speed_bench --benchmark_counters_tabular=true
 // BM_MatmulFp32Bare, BM_IntFpWorkloadBare: one core, bare mode. BM_ClusterMatmul: the 64x64x64 FP32 matmul on
 // a pulp-open cluster (aggregate over all cores). BM_ClusterOneCoreWorking/cores: one core computes while the
-// others sleep in the event unit (cores = 1 is the reference).
+// others sleep in the event unit (cores = 1 is the reference). BM_EngineMatmul / BM_EngineTiledPointwise:
+// the 8-core matmul (pulp-open) and the tiled PointWise training step (VEGA) under each engine: 0 the
+// default lockstep loop, 1 the plain per-cycle reference loop (same counts), 2 lookahead 16 (approximate).
 #include <benchmark/benchmark.h>
 
 #include "cluster/bare_system.hpp"
 #include "cluster/cluster_system.hpp"
+#include "cluster/platform_config.hpp"
 
 namespace {
 
@@ -42,11 +45,8 @@ void BM_IntFpWorkloadBare(benchmark::State& state) {
 }
 BENCHMARK(BM_IntFpWorkloadBare)->Unit(benchmark::kMillisecond)->MinTime(2.0);
 
-void run_cluster(benchmark::State& state, const char* path, unsigned cores) {
+void run_cluster(benchmark::State& state, const char* path, const pulpsim::PlatformConfig& config) {
     const pulpsim::ElfImage elf = pulpsim::ElfImage::load(path);
-    pulpsim::PlatformConfig config; // pulp-open
-    config.cluster.cores = cores;
-    config.fpu.count = cores;
     pulpsim::ClusterOptions options;
     options.capture_output = true;
     uint64_t instructions = 0, cycles = 0;
@@ -68,15 +68,39 @@ void run_cluster(benchmark::State& state, const char* path, unsigned cores) {
     state.counters["cycles/s"] = benchmark::Counter(static_cast<double>(cycles), benchmark::Counter::kIsRate);
 }
 
+pulpsim::PlatformConfig with_cores(unsigned cores) {
+    pulpsim::PlatformConfig config; // pulp-open
+    config.cluster.cores = cores;
+    config.fpu.count = cores;
+    return config;
+}
+
 void BM_ClusterMatmul(benchmark::State& state) {
-    run_cluster(state, CLUSTER_MATMUL_ELF, static_cast<unsigned>(state.range(0)));
+    run_cluster(state, CLUSTER_MATMUL_ELF, with_cores(static_cast<unsigned>(state.range(0))));
 }
 BENCHMARK(BM_ClusterMatmul)->Arg(8)->Unit(benchmark::kMillisecond)->MinTime(2.0);
 
 void BM_ClusterOneCoreWorking(benchmark::State& state) {
-    run_cluster(state, CLUSTER_ONE_CORE_ELF, static_cast<unsigned>(state.range(0)));
+    run_cluster(state, CLUSTER_ONE_CORE_ELF, with_cores(static_cast<unsigned>(state.range(0))));
 }
 BENCHMARK(BM_ClusterOneCoreWorking)->Arg(1)->Arg(8)->Unit(benchmark::kMillisecond)->MinTime(2.0);
+
+pulpsim::PlatformConfig with_engine(pulpsim::PlatformConfig config, int64_t engine) {
+    if (engine == 1) config.engine.reference_loop = true;
+    if (engine == 2) config.engine.lookahead = 16;
+    return config;
+}
+
+void BM_EngineMatmul(benchmark::State& state) {
+    run_cluster(state, CLUSTER_MATMUL_ELF, with_engine(pulpsim::PlatformConfig{}, state.range(0)));
+}
+BENCHMARK(BM_EngineMatmul)->DenseRange(0, 2)->Unit(benchmark::kMillisecond)->MinTime(2.0);
+
+void BM_EngineTiledPointwise(benchmark::State& state) {
+    const auto vega = pulpsim::load_platform(PULPSIM_CONFIG_DIR "/vega.yaml");
+    run_cluster(state, POINTWISE_TRAIN_TILED_ELF, with_engine(vega, state.range(0)));
+}
+BENCHMARK(BM_EngineTiledPointwise)->DenseRange(0, 2)->Unit(benchmark::kMillisecond)->MinTime(2.0);
 
 } // namespace
 

@@ -99,6 +99,9 @@ set(PULPSIM_RISCV_PRINTF double CACHE STRING
     "printf/scanf variant of picolibc: double (full), float (%f takes printf_float(x)), integer (no %f)")
 set_property(CACHE PULPSIM_RISCV_PRINTF PROPERTY STRINGS double float integer)
 
+# -g gives `pulpsim run --profile-lines` its DWARF line tables. It is not neutral with clang 19: it changes
+# the register allocation of some unrolled matmul kernels (mm_unroll_* of kernels/lib/matmul_fp32.c), so
+# building without it moves their cycle counts.
 set(PULPSIM_RISCV_CFLAGS
     --target=riscv32-unknown-elf -mabi=ilp32f -O3 -g -std=gnu11
     -ffunction-sections -fdata-sections -fno-common -nostdlib

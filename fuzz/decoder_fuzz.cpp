@@ -1,9 +1,11 @@
 // The decoder: every 32-bit word and every 16-bit parcel decodes to something executable (an instruction
 // or the illegal-instruction handler) whose length matches its encoding and whose scoreboard slots exist.
+// The disassembler names exactly what the decoder accepts: "unknown 0x........" for the rest.
 #include <cstring>
 
 #include "core/decoded_insn.hpp"
 #include "core/decoder.hpp"
+#include "core/disassembler.hpp"
 #include "core/hart.hpp"
 #include "fuzz_input.hpp"
 
@@ -36,6 +38,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             break;
         for (const auto& timing : timings)
             check(pulpsim::decode(raw, timing), raw);
+        const bool known = pulpsim::decode(raw, timings[0]).exec != pulpsim::isa::illegal;
+        const std::string text = pulpsim::disassemble(raw, static_cast<uint32_t>(at));
+        if (text.empty() || (text.rfind("unknown 0x", 0) == 0) == known)
+            pulpsim::fuzz::fail("disassembly disagrees with the decoder: '" + text + "'",
+                                std::to_string(raw));
         at += (raw & 3) == 3 ? 4 : 2;
     }
     return 0;

@@ -223,8 +223,10 @@ int command_regress(const std::vector<std::string>& args) {
         "write a first baseline for the given programs")(
         "platform", po::value(&platform_file)->value_name("FILE"), "--init: the platform of the entries")(
         "set", po::value(&sets)->value_name("KEY=VALUE")->composing(),
-        "--init: overrides of the entries")("history", po::value(&history)->value_name("DB"),
-                                            "append this run to a SQLite history (or read it: --trend)")(
+        "--init: overrides of the entries; otherwise settings added to every entry, whose counts must still "
+        "match (e.g. engine.reference_loop=true)")(
+        "history", po::value(&history)->value_name("DB"),
+        "append this run to a SQLite history (or read it: --trend)")(
         "trend", "print (and with --plot draw) a region's cycles over the recorded runs")(
         "entry", po::value(&entry)->value_name("NAME"), "--trend: only this entry")(
         "region", po::value(&region)->value_name("NAME"), "--trend: only this region")(
@@ -283,6 +285,14 @@ int command_regress(const std::vector<std::string>& args) {
         if (positional.size() != 1)
             throw UsageError("regress: give one baseline file (usage: pulpsim regress FILE)");
         file = runs::load_baseline(positional[0]);
+        if (!sets.empty()) {
+            // Numbers measured under other settings are not a baseline: never bless them.
+            if (vm.count("update")) throw UsageError("regress: --update and --set exclude each other");
+            for (auto& e : file.entries) {
+                apply_overrides(e.point.config, sets);
+                e.point.config_yaml = to_yaml(e.point.config);
+            }
+        }
     }
 
     // Run every entry whose program can be read; the others are failed entries.

@@ -1,6 +1,7 @@
 // pulpsim run: one program on one platform, and its report.
 #include <algorithm>
 #include <boost/program_options.hpp>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fmt/format.h>
@@ -16,10 +17,13 @@
 #include "cluster/cluster_system.hpp"
 #include "cluster/platform_config.hpp"
 #include "cluster/report.hpp"
+#include "core/disassembler.hpp"
 #include "memory/elf_image.hpp"
 #include "views/activity.hpp"
 #include "views/profile.hpp"
+#include "views/source_lines.hpp"
 #include "views/timeline.hpp"
+#include "views/trace.hpp"
 #include "views/vcd.hpp"
 #include "views/view_filter.hpp"
 
@@ -35,7 +39,8 @@ int command_run(const std::vector<std::string>& args) {
     std::string platform_file;
     std::vector<std::string> sets, symbols;
     std::string max_cycles = "10000000000", quantum, console, exit_addr, json_path, csv_path, memory_map,
-                profile_json, vcd_path, timeline_path, view_window, view_region;
+                profile_json, vcd_path, timeline_path, view_window, trace_path, trace_cores, trace_window;
+    std::vector<std::string> trace_regions, view_regions;
     std::string log_level = "warn";
     desc.add_options()("help,h", "show this help")(
         "platform", po::value(&platform_file)->value_name("FILE"),
@@ -46,8 +51,20 @@ int command_run(const std::vector<std::string>& args) {
         "report-json", po::value(&json_path)->value_name("FILE"), "write the report as JSON to FILE")(
         "report-csv", po::value(&csv_path)->value_name("FILE"),
         "write the report as CSV to FILE")("profile", "print cycles, instructions and stalls per function")(
+        "profile-lines", "--profile, then the same per source line (the ELF's DWARF line tables)")(
+        "profile-annotate", "--profile, then the hottest function instruction by instruction")(
         "profile-json", po::value(&profile_json)->value_name("FILE"),
-        "write the per-function profile, per core and summed, as JSON to FILE")(
+        "write the per-function and per-line profile, per core and summed, as JSON to FILE")(
+        "trace", po::value(&trace_path)->value_name("FILE"),
+        "write one line per retired instruction to FILE as the run goes: the cycle it issued, core, pc, "
+        "function+offset, encoding, instruction, what it wrote, the stall cycles charged to it. FILE is "
+        "created once every option has been checked; after a simulation error it holds the lines traced "
+        "up to the error")("trace-cores", po::value(&trace_cores)->value_name("LIST"),
+                           "trace only these cores, e.g. 0,3-5 (default: all)")(
+        "trace-window", po::value(&trace_window)->value_name("FROM:TO"),
+        "trace only the instructions issued in cycles FROM <= c < TO (FROM: or :TO leave one end open)")(
+        "trace-region", po::value(&trace_regions)->value_name("NAME")->composing(),
+        "trace only while the perf region NAME is open (repeatable)")(
         "vcd", po::value(&vcd_path)->value_name("FILE"),
         "write what every core, FPU, TCDM bank, DMA channel and the event unit did in each cycle as a VCD to "
         "FILE, and a GTKWave save file showing it grouped to FILE.gtkw (gtkwave FILE.gtkw)")(
@@ -57,8 +74,8 @@ int command_run(const std::vector<std::string>& args) {
         "Chrome trace-event JSON to FILE, for ui.perfetto.dev or chrome://tracing (1 us = 1 cycle)")(
         "view-window", po::value(&view_window)->value_name("FROM:TO"),
         "--vcd and --timeline show only cycles FROM to TO (either may be left out)")(
-        "view-region", po::value(&view_region)->value_name("NAME"),
-        "--vcd and --timeline show only the runs of perf region NAME")(
+        "view-region", po::value(&view_regions)->value_name("NAME")->composing(),
+        "--vcd and --timeline show only the runs of perf region NAME (repeatable)")(
         "console-addr", po::value(&console)->value_name("ADDR"),
         "memory-mapped console: a store to ADDR prints its low byte")(
         "exit-addr", po::value(&exit_addr)->value_name("ADDR"),
@@ -135,47 +152,74 @@ int command_run(const std::vector<std::string>& args) {
 
     // A report path that cannot take a file is bad input, found before the run rather than after it.
     std::vector<std::pair<std::string, std::string>> outputs; // option, path
-    for (const char* option : {"report-json", "report-csv", "profile-json", "vcd", "timeline"})
+    for (const char* option : {"report-json", "report-csv", "profile-json", "vcd", "timeline", "trace"})
         if (vm.count(option)) outputs.emplace_back(option, vm[option].as<std::string>());
     if (vm.count("vcd")) outputs.emplace_back("vcd", vcd_path + ".gtkw");
     for (size_t i = 0; i < outputs.size(); ++i) {
-        pulpsim::check_output_path(outputs[i].second);
+        if (outputs[i].first == "trace")
+            pulpsim::Trace::check_path(outputs[i].second);
+        else
+            pulpsim::check_output_path(outputs[i].second);
         for (size_t j = 0; j < i; ++j)
             if (std::filesystem::weakly_canonical(outputs[i].second) ==
                 std::filesystem::weakly_canonical(outputs[j].second))
                 throw UsageError(fmt::format("--{} and --{} name the same file {}", outputs[j].first,
                                              outputs[i].first, outputs[i].second));
     }
+    const bool tracing = vm.count("trace") > 0;
+    if (!tracing)
+        for (const char* option : {"trace-cores", "trace-window", "trace-region"})
+            if (vm.count(option))
+                throw UsageError(fmt::format("--{} filters the trace: it needs --trace FILE", option));
+    const pulpsim::CycleWindow window = vm.count("trace-window")
+                                            ? pulpsim::CycleWindow::parse("--trace-window", trace_window)
+                                            : pulpsim::CycleWindow{};
     const bool views = vm.count("vcd") || vm.count("timeline");
-    pulpsim::ViewFilter view_filter;
     if ((vm.count("view-window") || vm.count("view-region")) && !views)
         throw UsageError("--view-window and --view-region limit --vcd and --timeline: give one of them");
-    if (vm.count("view-window")) {
-        try {
-            view_filter.set_window(pulpsim::ViewFilter::parse_window("--view-window", view_window));
-        } catch (const std::invalid_argument& e) {
-            throw UsageError(e.what());
-        }
-    }
-    if (vm.count("view-region")) {
-        if (view_region.empty()) throw UsageError("--view-region: empty region name");
-        view_filter.set_region(view_region);
-    }
+    const pulpsim::ViewFilter view_filter(vm.count("view-window")
+                                              ? pulpsim::CycleWindow::parse("--view-window", view_window)
+                                              : pulpsim::CycleWindow{},
+                                          {}, view_regions);
     const pulpsim::ElfImage elf = pulpsim::ElfImage::load(program);
-    if (!view_region.empty() && !pulpsim::program_may_name_region(elf, view_region))
-        throw UsageError(
-            fmt::format("--view-region {}: {} has no region of that name (the name is nowhere in "
-                        "its strings)",
-                        view_region, program));
+    pulpsim::check_region_names("--trace-region", trace_regions, elf);
+    pulpsim::check_region_names("--view-region", view_regions, elf);
     spdlog::info("{}: entry {:#010x}, {} segments", program, elf.entry(), elf.segments().size());
 
     pulpsim::RunOutcome outcome;
     pulpsim::RunView view;
     // Attached only when asked for: the cores then run their observed loop.
+    const bool print_profile =
+        vm.count("profile") || vm.count("profile-lines") || vm.count("profile-annotate");
+    std::optional<pulpsim::SourceLines> source_lines;
+    if (vm.count("profile-lines") || vm.count("profile-annotate") || vm.count("profile-json")) {
+        const auto start = std::chrono::steady_clock::now();
+        source_lines = pulpsim::SourceLines::load(program);
+        if (source_lines->empty())
+            spdlog::info("{}: no line tables ({})", program, source_lines->why_empty());
+        spdlog::info(
+            "{}: line tables read in {:.2f} ms", program,
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    }
     std::optional<pulpsim::Profile> profile;
-    if (vm.count("profile") || vm.count("profile-json")) profile.emplace(elf);
+    if (print_profile || vm.count("profile-json"))
+        profile.emplace(elf, source_lines ? &*source_lines : nullptr);
     std::optional<pulpsim::ActivityRecorder> activity;
     if (views) activity.emplace(elf, view_filter);
+    std::optional<pulpsim::ViewFilter> trace_filter;
+    std::optional<pulpsim::Trace> trace;
+    // The cores exist once the platform is built: the filter is made then, the file opened just before the
+    // run.
+    auto make_trace = [&](unsigned cores, pulpsim::HostServices& host) {
+        if (!tracing) return;
+        trace_filter.emplace(window,
+                             vm.count("trace-cores")
+                                 ? pulpsim::parse_core_list("--trace-cores", trace_cores, cores)
+                                 : std::vector<bool>{},
+                             trace_regions);
+        if (!trace_regions.empty()) trace_filter->follow_regions(host);
+        trace.emplace(elf, *trace_filter);
+    };
     std::unique_ptr<pulpsim::BareSystem> bare_system;
     std::unique_ptr<pulpsim::ClusterSystem> cluster_system;
     if (bare) {
@@ -193,6 +237,11 @@ int command_run(const std::vector<std::string>& args) {
         bare_system = std::make_unique<pulpsim::BareSystem>("bare", elf, options);
         if (profile) profile->attach(bare_system->machine().hart());
         if (activity) activity->attach(bare_system->machine());
+        make_trace(1, bare_system->machine().host());
+        if (trace) {
+            trace->attach(bare_system->machine().hart());
+            trace->open(trace_path);
+        }
         sc_core::sc_start();
         outcome = bare_system->outcome();
         view = pulpsim::run_view(bare_system->machine());
@@ -207,12 +256,23 @@ int command_run(const std::vector<std::string>& args) {
             for (const auto& hart : cluster_system->machine().harts())
                 profile->attach(*hart);
         if (activity) activity->attach(cluster_system->machine());
+        make_trace(static_cast<unsigned>(cluster_system->machine().harts().size()),
+                   cluster_system->machine().host());
+        if (trace) {
+            for (const auto& hart : cluster_system->machine().harts())
+                trace->attach(*hart);
+            trace->open(trace_path);
+        }
         sc_core::sc_start();
         outcome = cluster_system->outcome();
         view = pulpsim::run_view(cluster_system->machine());
     }
     if (show_progress && outcome.host_seconds >= 2) std::fprintf(stderr, "\r%60s\r", "");
     std::fflush(stdout);
+    if (trace)
+        trace->close(outcome.kind == pulpsim::RunOutcome::Kind::Exit
+                         ? std::string()
+                         : fmt::format("the run stopped: {}", pulpsim::printable(outcome.message)));
 
     std::vector<std::pair<std::string, std::string>> reports;
     if (vm.count("report-json"))
@@ -230,9 +290,10 @@ int command_run(const std::vector<std::string>& args) {
         files.emplace_back(path, [&contents = contents](std::ostream& os) { os << contents; });
     if (activity) {
         activity->finish(outcome.cycles);
-        if (!view_region.empty() && std::none_of(activity->regions().begin(), activity->regions().end(),
-                                                 [&](const auto& r) { return r.name == view_region; }))
-            spdlog::warn("--view-region {}: the region never ran; the views show no cycles", view_region);
+        if (!view_regions.empty() &&
+            std::none_of(activity->regions().begin(), activity->regions().end(),
+                         [&](const auto& r) { return view_filter.names_region(r.name); }))
+            spdlog::warn("--view-region: {} never ran; the views show no cycles", view_filter.describe());
         else if (activity->shown().empty())
             spdlog::warn("the views show no cycles: {} lies beyond the run's {} cycles",
                          view_filter.describe(), activity->end());
@@ -247,7 +308,15 @@ int command_run(const std::vector<std::string>& args) {
     }
     pulpsim::write_files_atomically(files);
     if (!vm.count("quiet")) pulpsim::print_report_table(std::cout, view, outcome);
-    if (vm.count("profile")) profile->print(std::cout);
+    if (print_profile) {
+        pulpsim::Profile::PrintOptions options;
+        options.lines = vm.count("profile-lines") > 0;
+        options.annotate = vm.count("profile-annotate") > 0;
+        options.instruction_text = [](uint32_t pc, uint32_t encoding) {
+            return pulpsim::disassemble(encoding, pc);
+        };
+        profile->print(std::cout, options);
+    }
     if (outcome.kind != pulpsim::RunOutcome::Kind::Exit)
         spdlog::error("{}", pulpsim::printable(program + ": " + outcome.message));
     return outcome.exit_status;

@@ -1,16 +1,23 @@
-// Advances the cores of a cluster in one plain C++ loop (see README.md). Time goes forward in steps of
-// `lookahead` cycles: in each step every awake core runs, in the hart's own tight loop, up to the end of
-// the step, visiting cores in an order that changes every step. Shared resources (TCDM banks, FPUs)
-// place each access at its own cycle, so a core that runs first in a step wins the same-cycle conflicts of
-// that step: with lookahead 1 this is exact cycle-by-cycle round-robin, with larger steps the winner of a
-// same-cycle conflict is decided per step instead of per cycle, for much less overhead. Cycles in which no
-// core can issue are skipped; a lone awake core runs until the next event.
+// Advances the cores of a cluster in one plain C++ loop (see README.md).
 //
-// The DMA, while it has work, advances once per step too: before the cores (dma.arbitration: dma-first),
-// after them (cores-first), or alternately (round-robin), which decides who wins a bank both want in the
-// same cycle.
+// Lockstep (engine.lookahead 1, the default) is exact per-cycle round-robin: in every cycle the cores that
+// issue in it run one instruction each, in an order that changes every cycle, and the DMA moves before or
+// after them (dma.arbitration; round-robin alternates every cycle in which the DMA moves bytes). Shared
+// resources (TCDM banks, FPUs) place each access at its own cycle, first come first served, so that order
+// decides every same-cycle conflict.
+// The fast loop keeps each awake core in a ring of upcoming cycles (the cycle it issues next), so a cycle
+// costs only its issuing cores, and cycles in which no core issues and the DMA is idle are skipped; the
+// reference loop (engine.reference_loop) visits every cycle and every core, for checking the fast one.
+//
+// With lookahead L > 1 time goes forward in steps of L cycles: each awake core runs, in the hart's own tight
+// loop, to the end of the step, cores taking turns in an order that changes every step, and the DMA moves
+// once per step. A same-cycle conflict then goes to the core that ran first in its step, not to the one
+// per-cycle round-robin would pick: an approximation, for fewer switches between cores.
+//
+// In both, cycles in which no core is awake are skipped, and a lone awake core runs until the next event.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -25,9 +32,10 @@ namespace pulpsim {
 
 class ClusterEngine {
   public:
-    ClusterEngine(
-        std::vector<Hart*> harts, EventUnit& events, unsigned lookahead, DmaUnit* dma = nullptr,
-        PlatformConfig::Dma::Arbitration arbitration = PlatformConfig::Dma::Arbitration::RoundRobin);
+    // At most 64 cores (the ring keeps a core per bit).
+    ClusterEngine(std::vector<Hart*> harts, EventUnit& events, unsigned lookahead, DmaUnit* dma = nullptr,
+                  PlatformConfig::Dma::Arbitration arbitration = PlatformConfig::Dma::Arbitration::RoundRobin,
+                  bool reference_loop = false);
 
     // Runs until cycle `target` (or up to lookahead - 1 cycles past it, to finish a step) or the end of the
     // program; returns the cycle reached.
@@ -41,11 +49,26 @@ class ClusterEngine {
     void set_tcdm(TcdmInterconnect* tcdm) { tcdm_ = tcdm; }
 
   private:
+    uint64_t advance_in_steps(uint64_t target);
+    uint64_t advance_lockstep(uint64_t target);
     bool check_stopped(Hart& h);
     unsigned first_in_order(uint64_t step) const;
     uint64_t next_wake() const;
-    bool dma_goes_first();
+    bool dma_goes_first(uint64_t step_end);
     void report_deadlock();
+    // Runs the lone awake core `lone` (the DMA idle) until the next event; false when the run ended.
+    bool run_lone(Hart& lone, uint64_t target);
+
+    // The lockstep ring: bit i of issuing_[c % kRing] = core i issues next in cycle c, for c in
+    // [now_, now_ + kRing); cores further ahead wait in far_, sleeping ones in asleep_.
+    static constexpr unsigned kRing = 64;
+    void rebuild_ring();
+    void place(unsigned core, uint64_t cycle);
+    void pull_far();
+    std::array<uint64_t, kRing> issuing_{};
+    uint64_t occupied_ = 0; // bit s: issuing_[s] != 0
+    uint64_t far_ = 0;
+    uint64_t asleep_ = 0;
 
     std::vector<Hart*> harts_;
     EventUnit& events_;
@@ -53,7 +76,9 @@ class ClusterEngine {
     DmaUnit* dma_;
     TcdmInterconnect* tcdm_ = nullptr;
     PlatformConfig::Dma::Arbitration arbitration_;
-    bool dma_turn_ = false; // round-robin: whether the DMA goes first in its next busy step
+    bool reference_loop_;
+    uint64_t modulo_magic_ = 0; // for first_in_order's division by the core count
+    bool dma_turn_ = false;     // round-robin: whether the DMA went first in the last step it moved bytes
     uint64_t now_ = 0;
     bool finished_ = false;
     const Hart* stopper_ = nullptr;

@@ -35,6 +35,7 @@ ClusterMachine::ClusterMachine(const ElfImage& elf, const PlatformConfig& config
     tc.first_dma_port = cores;
     interconnect_ = std::make_unique<TcdmInterconnect>(tc);
     arbiter_.interconnect = interconnect_.get();
+    observed_arbiter_.interconnect = interconnect_.get();
     tcdm_ram_ = &bus_.add_ram("tcdm", config_.tcdm.base, config_.tcdm.size);
     Ram& l2 = bus_.add_ram("l2", config_.l2.base, config_.l2.size);
     l2.set_access_latency(config_.l2.latency > 0 ? config_.l2.latency - 1 : 0);
@@ -112,7 +113,7 @@ ClusterMachine::ClusterMachine(const ElfImage& elf, const PlatformConfig& config
         return dma_->activity(cycle);
     });
     engine_ = std::make_unique<ClusterEngine>(raw, *events_, config_.engine.lookahead, dma_unit_.get(),
-                                              config_.dma.arbitration);
+                                              config_.dma.arbitration, config_.engine.reference_loop);
     engine_->set_tcdm(interconnect_.get());
 }
 
@@ -159,10 +160,12 @@ void ClusterMachine::write_symbol_word(const std::string& name, uint32_t value) 
 
 void ClusterMachine::observe(const ClusterObservers& o) {
     interconnect_->set_conflict_observer(o.tcdm);
+    for (size_t i = 0; i < harts_.size(); ++i)
+        harts_[i]->set_data_arbiter(o.tcdm ? static_cast<DataArbiter*>(&observed_arbiter_) : &arbiter_,
+                                    static_cast<unsigned>(i));
     fpus_->set_observer(o.fpus);
     dma_->set_observer(o.dma);
     events_->set_observer(o.events);
-    host_.set_region_observer(o.regions);
 }
 
 RunOutcome ClusterMachine::run_to_end() {

@@ -38,7 +38,6 @@ struct ClusterObservers {
     FpuActivityObserver* fpus = nullptr;
     DmaTransferObserver* dma = nullptr;
     EventUnitObserver* events = nullptr;
-    RegionObserver* regions = nullptr;
 };
 
 // The cluster as plain C++: tests and benchmarks drive it directly; ClusterSystem wraps it in SystemC.
@@ -61,6 +60,7 @@ class ClusterMachine {
 
     const std::vector<std::unique_ptr<Hart>>& harts() const { return harts_; }
     const HostServices& host() const { return host_; }
+    HostServices& host() { return host_; }
     const TcdmInterconnect& tcdm() const { return *interconnect_; }
     const EventUnit& event_unit() const { return *events_; }
     const FpuPool& fpu_pool() const { return *fpus_; }
@@ -74,19 +74,20 @@ class ClusterMachine {
     uint64_t cycles() const { return engine_->cycle(); }
 
   private:
-    struct TcdmArbiter : DataArbiter {
+    // The cores reach the TCDM through the first while no view watches its banks, the second while one does.
+    template <bool kObserved> struct TcdmArbiter final : DataArbiter {
         TcdmInterconnect* interconnect = nullptr;
         uint64_t grant(unsigned port, uint32_t addr, uint64_t cycle, bool is_write) override {
-            return interconnect->request(port, addr, cycle, is_write);
+            return interconnect->request<kObserved>(port, addr, cycle, is_write);
         }
     };
-    struct SharedFpus : FpuArbiter {
+    struct SharedFpus final : FpuArbiter {
         FpuPool* pool = nullptr;
         uint64_t issue(unsigned core, uint64_t cycle, FpuOperation op, unsigned divsqrt_latency) override {
             const FpuOpKind kind = op == FpuOperation::AddMul  ? FpuOpKind::AddMul
                                    : op == FpuOperation::Other ? FpuOpKind::Other
                                                                : FpuOpKind::DivSqrt;
-            return pool->issue(core, cycle, kind, divsqrt_latency).start;
+            return pool->issue_start(core, cycle, kind, divsqrt_latency);
         }
     };
     void place_program();
@@ -98,7 +99,8 @@ class ClusterMachine {
     HostServices host_;
     Ram* tcdm_ram_ = nullptr;
     std::unique_ptr<TcdmInterconnect> interconnect_;
-    TcdmArbiter arbiter_;
+    TcdmArbiter<false> arbiter_;
+    TcdmArbiter<true> observed_arbiter_;
     std::unique_ptr<FpuPool> fpus_;
     bool private_fpus_ = false;
     std::unique_ptr<InstructionCache> icache_;

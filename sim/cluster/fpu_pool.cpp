@@ -15,12 +15,6 @@ uint64_t all_fpus(unsigned fpus) {
     return fpus >= 64 ? ~uint64_t{0} : (uint64_t{1} << fpus) - 1;
 }
 
-// x >> n, or 0 when n >= 64, without a branch: n follows the request stream, so a branch would often
-// mispredict, and issue() runs for every FP instruction.
-inline uint64_t shift_right_or_zero(uint64_t x, uint64_t n) {
-    return (x >> (n & 63)) & (uint64_t{0} - (n < 64));
-}
-
 [[noreturn]] void config_error(const std::string& what) {
     throw std::invalid_argument(fmt::format("FPU pool: {} (valid mappings: {})", what, fpu_mapping_names()));
 }
@@ -86,6 +80,7 @@ FpuPool::FpuPool(const FpuPoolConfig& config) : mapping_(config.mapping) {
                                  : kSeveralFpus;
         some_core_chooses_ |= cores_[i].only_fpu == kSeveralFpus;
     }
+    inline_path_ = !some_core_chooses_ && observer_ == nullptr;
     reset();
 }
 
@@ -99,22 +94,6 @@ void FpuPool::reset() {
     for (uint64_t c = 0; c < kTrackedCycles; ++c)
         fpus_taken_at_[c] = {c, 0};
     newest_start_ = 0;
-}
-
-inline uint64_t FpuPool::Fpu::first_free(uint64_t cycle) const {
-    const uint64_t from = std::max(cycle, window_base);
-    // Bits shifted in from above the window read 0: nothing is granted beyond it.
-    return from + static_cast<unsigned>(std::countr_one(shift_right_or_zero(starts, from - window_base)));
-}
-
-inline void FpuPool::Fpu::take(uint64_t start) {
-    const uint64_t span = start - window_base;
-    const uint64_t slide = span > 63 ? span - 63 : 0; // keep `start` in the window
-    starts = shift_right_or_zero(starts, slide);
-    window_base += slide;
-    starts |= uint64_t{1} << (start - window_base);
-    ++counters.operations;
-    ++counters.busy_cycles;
 }
 
 FpuGrant FpuPool::issue(unsigned core_index, uint64_t cycle, FpuOpKind kind, unsigned divsqrt_latency) {

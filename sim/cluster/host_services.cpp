@@ -139,7 +139,8 @@ void HostServices::region_begin(Hart& h, const std::string& name, uint64_t macs)
     OpenRegion r{index, macs, {h.issue_, region_stats(h)}, {}, dma_waits(h)};
     if (dma_probe_) r.dma = dma_probe_(h.issue_);
     open_.push_back(std::move(r));
-    if (region_observer_) region_observer_->region_begun(h, name, macs, h.issue_);
+    for (RegionListener* listener : region_listeners_)
+        listener->region_entered(name, h, macs, h.issue_);
 }
 
 void HostServices::region_end(Hart& h) {
@@ -164,7 +165,8 @@ void HostServices::region_end(Hart& h) {
     for (size_t i = 0; i < waits.size() && i < r.dma_wait.size(); ++i)
         exposed = std::max(exposed, waits[i] - r.dma_wait[i]);
     rec.dma_exposed_cycles += exposed;
-    if (region_observer_) region_observer_->region_ended(h, rec.name, h.issue_);
+    for (RegionListener* listener : region_listeners_)
+        listener->region_left(rec.name, h, h.issue_);
 }
 
 void HostServices::close_open_regions(Hart& h) {

@@ -41,14 +41,15 @@ struct RegionRecord {
     uint64_t dma_exposed_cycles = 0; // DMA-wait cycles of the core that waited longest
 };
 
-// Told of perf regions as the program opens and closes them (the activity views).
-class RegionObserver {
+// Told when a perf region opens or closes (the views). `hart` is the core whose host call (or exit) did it,
+// in the middle of that instruction.
+class RegionListener {
   public:
-    virtual ~RegionObserver() = default;
-    // `caller` opened region `name`, declaring `macs`; the region counts from `cycle`.
-    virtual void region_begun(const Hart& caller, const std::string& name, uint64_t macs, uint64_t cycle) = 0;
-    // `caller` closed the innermost open region, `name`, in `cycle`.
-    virtual void region_ended(const Hart& caller, const std::string& name, uint64_t cycle) = 0;
+    virtual ~RegionListener() = default;
+    // `hart` opened region `name`, declaring `macs`; the region counts from `cycle`.
+    virtual void region_entered(const std::string& name, const Hart& hart, uint64_t macs, uint64_t cycle) = 0;
+    // `hart` closed the innermost open region, `name`, in `cycle`.
+    virtual void region_left(const std::string& name, const Hart& hart, uint64_t cycle) = 0;
 };
 
 class HostServices : public HostInterface {
@@ -69,8 +70,7 @@ class HostServices : public HostInterface {
     // Regions also record the DMA's activity, sampled up to the cycle a region begins and ends.
     void probe_dma(std::function<DmaActivity(uint64_t cycle)> probe) { dma_probe_ = std::move(probe); }
 
-    // Tells `observer` of every region opened and closed from now on (nullptr: nobody).
-    void set_region_observer(RegionObserver* observer) { region_observer_ = observer; }
+    void add_region_listener(RegionListener* listener) { region_listeners_.push_back(listener); }
 
     const std::vector<RegionRecord>& regions() const { return regions_; }
     // The guard zones the program has set (give them to every core with Hart::set_memory_guards).
@@ -102,8 +102,8 @@ class HostServices : public HostInterface {
     MemoryGuards guards_;
     Hart* hart_ = nullptr;
     std::vector<const Hart*> region_harts_;
+    std::vector<RegionListener*> region_listeners_;
     std::function<DmaActivity(uint64_t)> dma_probe_;
-    RegionObserver* region_observer_ = nullptr;
     CoreStats region_stats(const Hart& caller) const;
     std::vector<uint64_t> dma_waits(const Hart& caller) const;
 

@@ -318,6 +318,8 @@ const std::vector<Key>& key_table() {
             "engine.quantum", integer(1, 1000000000), [](auto& c) -> auto& { return c.engine.quantum; }));
         t.push_back(integer_key(
             "engine.lookahead", integer(1, 32), [](auto& c) -> auto& { return c.engine.lookahead; }));
+        t.push_back(bool_key(
+            "engine.reference_loop", [](auto& c) -> auto& { return c.engine.reference_loop; }));
         return t;
     }();
     return table;

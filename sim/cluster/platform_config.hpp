@@ -87,7 +87,12 @@ struct PlatformConfig {
     };
     struct Engine {
         uint64_t quantum = 100000; // cycles the models run between two SystemC synchronisations
-        unsigned lookahead = 16;   // cycles a core runs before the next core takes its turn (1: lockstep)
+        // Cycles a core runs before the next core takes its turn. 1 (lockstep) is exact per-cycle
+        // round-robin; larger steps decide same-cycle conflicts per step instead (an approximation).
+        unsigned lookahead = 1;
+        // Lockstep through the plain per-cycle loop instead of the one that skips idle cycles and cores: the
+        // reference the fast loop is checked against (same cycle counts, slower).
+        bool reference_loop = false;
         bool operator==(const Engine&) const = default;
     };
 

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <type_traits>
 
 #include "core/decoder.hpp"
+#include "core/hart_loop.hpp"
 
 namespace pulpsim {
 
@@ -91,50 +93,18 @@ void Hart::fail(std::string message) {
 // ---------------------------------------------------------------------------------------------------------
 // The hot loop.
 
-// The hot path: one instruction. Inlined into run(), where single-core simulation spends its time.
-// kFetchModel: an instruction cache is attached (the check costs about 5% when there is none).
-// kObserved: a RetireObserver is told of the instruction (the profile); false compiles it away.
-template <bool kFetchModel, bool kObserved> [[gnu::always_inline]] inline void Hart::execute_one() {
-    [[maybe_unused]] const uint32_t pc = pc_;
-    if (kFetchModel && (pc_ & fetch_line_mask_) != current_line_) [[unlikely]]
-        fetch_new_line();
-    const uint32_t off = pc_ - code_lo_;
-    const DecodedInsn* dp;
-    if (off < code_span_) [[likely]] {
-        DecodedInsn& slot = decode_cache_[off >> 1];
-        if (!slot.exec) [[unlikely]]
-            decode_at(slot, pc_);
-        dp = &slot;
-    } else {
-        dp = &fetch_slow();
-    }
-    const DecodedInsn& d = *dp;
-    const uint64_t need = std::max({ready_[d.src[0]], ready_[d.src[1]], ready_[d.src[2]]});
-    if (ready_cycle(need) > cycle_) [[unlikely]]
-        stall_on_operands(need);
-    issue_ = cycle_;
-    next_pc_ = pc_ + d.len;
-    cycle_ += d.cost;
-    d.exec(*this, d);
-    ready_[d.dst] = (issue_ << 2) + d.ready_code;
-    x_[0] = 0;
-    pc_ = next_pc_;
-    ++stats_.by_class_and_size[d.stat_index];
-    if (hwloop_armed_) [[unlikely]]
-        if (pc_ == hwloop_watch_[0] || pc_ == hwloop_watch_[1]) hwloop_wrap();
-    if constexpr (kObserved)
-        for (RetireObserver* observer : observers_)
-            observer->retired(*this, pc);
-}
-
-template <bool kFetchModel, bool kObserved> [[gnu::always_inline]] inline void Hart::run_loop() {
-    while (cycle_ < limit_)
-        execute_one<kFetchModel, kObserved>();
-}
-
 void Hart::fetch_new_line() {
     current_line_ = pc_ & fetch_line_mask_;
     if (const unsigned wait = ifetch_->fetch_line(hartid_, pc_)) add_stall(StallKind::ICacheMiss, wait);
+}
+
+// Out of line, so that what the observed loops need (a copy of each instruction) costs the unobserved loops
+// in run() nothing, not even registers.
+[[gnu::noinline]] void Hart::run_observed() {
+    if (ifetch_)
+        run_loop<true, true>();
+    else
+        run_loop<false, true>();
 }
 
 void Hart::run(uint64_t cycle_limit) {
@@ -143,10 +113,7 @@ void Hart::run(uint64_t cycle_limit) {
     while (cycle_ < limit_) {
         try {
             if (!observers_.empty()) [[unlikely]] {
-                if (ifetch_)
-                    run_loop<true, true>();
-                else
-                    run_loop<false, true>();
+                run_observed();
             } else if (ifetch_) {
                 run_loop<true, false>();
             } else {

@@ -106,8 +106,9 @@ inline constexpr uint32_t kSleep = 0xfffffffeu;
 class RetireObserver {
   public:
     virtual ~RetireObserver() = default;
-    // `pc` is the retired instruction's address; the hart's cycle and counters already include it.
-    virtual void retired(const Hart& hart, uint32_t pc) = 0;
+    // `pc` is the retired instruction's address and `insn` its decoded form; the hart's cycle, counters and
+    // registers already include it, and its issue_ is the cycle it issued in.
+    virtual void retired(const Hart& hart, uint32_t pc, const DecodedInsn& insn) = 0;
 };
 
 class Hart {
@@ -131,6 +132,9 @@ class Hart {
     void run(uint64_t cycle_limit);
     // Executes one instruction (or takes one trap, or falls asleep): for engines that interleave cores.
     void step();
+    // run() for a core the engine knows is awake and not stopped, inline (core/hart_loop.hpp): the lockstep
+    // engine calls it for every instruction.
+    inline void run_lockstep(uint64_t cycle_limit);
     bool asleep() const { return asleep_; }
     // What the current sleep counts as (Sleep or DmaWait).
     StallKind sleep_kind() const { return sleep_kind_; }
@@ -302,6 +306,7 @@ class Hart {
   private:
     template <bool kFetchModel, bool kObserved> void execute_one();
     template <bool kFetchModel, bool kObserved> void run_loop();
+    void run_observed();
     std::vector<RetireObserver*> observers_;
     void fetch_new_line();
     uint32_t slow_load(uint32_t addr, unsigned size);

@@ -120,6 +120,16 @@ class DmaEngine {
     void advance(uint64_t until);
     // The earliest cycle in which the DMA has work or a completion not yet taken; kNever when idle.
     uint64_t next_event() const;
+    // The earliest cycle in which a channel moves bytes; kNever when none has a transfer under way.
+    uint64_t next_move() const {
+        const uint64_t in = channels_[0].started ? channels_[0].ready : kNever;
+        const uint64_t out = channels_[1].started ? channels_[1].ready : kNever;
+        return in < out ? in : out;
+    }
+    // next_event() == kNever, cheaply.
+    bool idle() const { return !channels_[0].started && !channels_[1].started && untaken_.empty(); }
+    // advance(until) of an idle DMA: only its clock moves.
+    void advance_idle(uint64_t until) { now_ = now_ > until ? now_ : until; }
 
     // Whether transfer `id` has completed by now().
     bool done(uint32_t id) const;
@@ -127,6 +137,12 @@ class DmaEngine {
     uint64_t completion_cycle(uint32_t id) const;
     // Completions up to `cycle` not yet taken, in completion order (for waking waiting cores).
     std::vector<DmaCompletion> take_completions(uint64_t cycle);
+    // Whether take_completions(cycle) would return any: the cheap check for every cycle.
+    bool completions_due(uint64_t cycle) const {
+        for (uint32_t id : untaken_)
+            if (commands_[id].completion <= cycle) return true;
+        return false;
+    }
 
     const DmaCounters& counters() const { return counters_; }
     // Activity in the cycles before `cycle`; exact once advance(cycle) has run.

@@ -11,10 +11,13 @@ namespace pulpsim {
 DmaUnit::DmaUnit(DmaEngine& dma, std::vector<Hart*> harts, const DmaUnitTiming& timing)
     : dma_(dma), harts_(std::move(harts)), timing_(timing), cores_(harts_.size()) {}
 
-void DmaUnit::advance(uint64_t until) {
+void DmaUnit::advance_busy(uint64_t until) {
     dma_.advance(until);
     // Waiting cores look their transfers up by id; the completions only say when to look.
-    if (!dma_.take_completions(until).empty()) schedule_wakes();
+    if (dma_.completions_due(until)) {
+        dma_.take_completions(until);
+        schedule_wakes();
+    }
 }
 
 uint64_t DmaUnit::wait_completion(const CoreState& c, unsigned core) const {

@@ -57,10 +57,17 @@ class DmaUnit : public MmioDevice {
     void write(uint32_t offset, unsigned size, uint32_t value, unsigned initiator) override;
 
     // Whether the DMA has work the engine must advance it through.
-    bool busy() const { return dma_.next_event() != DmaEngine::kNever; }
+    bool busy() const { return !dma_.idle(); }
+    // Whether the DMA moves bytes in some cycle before `until`.
+    bool moves_before(uint64_t until) const { return dma_.next_move() < until; }
     // Advances the DMA through every cycle before `until` and schedules the wake-ups of cores whose wait
     // is over.
-    void advance(uint64_t until);
+    void advance(uint64_t until) {
+        if (dma_.idle()) // the engine asks every cycle
+            dma_.advance_idle(until);
+        else
+            advance_busy(until);
+    }
     uint64_t next_wake() const { return next_wake_; }
     void deliver_wakes(uint64_t cycle);
     const DmaEngine& engine() const { return dma_; }
@@ -81,6 +88,7 @@ class DmaUnit : public MmioDevice {
     };
     static constexpr uint32_t kNoTransfer = UINT32_MAX;
 
+    void advance_busy(uint64_t until);
     uint32_t push(unsigned core, DmaDirection direction);
     // Whether what `core` waits for has completed by `cycle`; the completion cycle when known.
     uint64_t wait_completion(const CoreState& c, unsigned core) const;

@@ -173,6 +173,20 @@ std::pair<std::string, uint32_t> ElfImage::symbol_containing(uint32_t addr) cons
     return {name, it->first};
 }
 
+uint32_t ElfImage::symbol_size(uint32_t start) const {
+    auto it = symbols_by_addr_.find(start);
+    return it == symbols_by_addr_.end() ? 0 : it->second.second;
+}
+
+bool ElfImage::read(uint32_t addr, std::span<uint8_t> out) const {
+    for (const ElfSegment& seg : segments_)
+        if (addr >= seg.vaddr && uint64_t{addr} - seg.vaddr + out.size() <= seg.bytes.size()) {
+            std::copy_n(seg.bytes.begin() + (addr - seg.vaddr), out.size(), out.begin());
+            return true;
+        }
+    return false;
+}
+
 std::string ElfImage::describe_address(uint32_t addr) const {
     auto it = symbols_by_addr_.upper_bound(addr);
     if (it == symbols_by_addr_.begin()) return {};

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,10 @@ class ElfImage {
     std::string describe_address(uint32_t addr) const;
     // The symbol containing `addr` and its start address; an empty name when none does.
     std::pair<std::string, uint32_t> symbol_containing(uint32_t addr) const;
+    // The size the symbol table gives the function or object starting at `start` (0: none or unknown).
+    uint32_t symbol_size(uint32_t start) const;
+    // The file contents loaded at [addr, addr + out.size()), if one segment holds them all.
+    bool read(uint32_t addr, std::span<uint8_t> out) const;
 
   private:
     std::string path_;

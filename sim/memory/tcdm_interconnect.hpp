@@ -87,6 +87,8 @@ class TcdmInterconnect {
 
     // Arbitrates one access of `port` to the bank holding `addr`, wanted in `cycle`, and returns the cycle
     // in which it is granted (>= cycle). `addr` must be inside the TCDM and `port` < config().ports.
+    // kTellConflicts = false leaves out the conflict observer: the cores' path while no view watches.
+    template <bool kTellConflicts = true>
     [[nodiscard]] uint64_t request(unsigned port, uint32_t addr, uint64_t cycle, bool is_write) {
         assert(port < config_.ports && contains(addr, 1));
         const unsigned bank = bank_of(addr);
@@ -103,8 +105,9 @@ class TcdmInterconnect {
         b.conflict_cycles += waited;
         p.contention_cycles += waited;
         p.waited_on_dma += waited_on_dma;
-        if (waited != 0 && conflict_observer_ != nullptr) [[unlikely]]
-            tell_conflict(bank, port, cycle, granted);
+        if constexpr (kTellConflicts)
+            if (waited != 0 && conflict_observer_ != nullptr) [[unlikely]]
+                tell_conflict(bank, port, cycle, granted);
         return granted;
     }
 

@@ -11,9 +11,9 @@ namespace {
 constexpr uint64_t kFirstCompaction = 1u << 20; // records
 
 // Whether [from, to) meets one of `spans` (sorted, disjoint).
-bool meets(const std::vector<CycleSpan>& spans, uint64_t from, uint64_t to) {
+bool meets(const std::vector<CycleWindow>& spans, uint64_t from, uint64_t to) {
     auto it = std::upper_bound(spans.begin(), spans.end(), from,
-                               [](uint64_t c, const CycleSpan& s) { return c < s.to; });
+                               [](uint64_t c, const CycleWindow& s) { return c < s.to; });
     return it != spans.end() && it->from < to;
 }
 
@@ -69,14 +69,14 @@ void ActivityRecorder::attach(ClusterMachine& m) {
     o.fpus = private_fpus_ ? nullptr : this;
     o.dma = this;
     o.events = this;
-    o.regions = this;
     m.observe(o);
+    m.host().add_region_listener(this);
 }
 
 void ActivityRecorder::attach(BareMachine& m) {
     platform_ = "bare";
     observe_hart(m.hart());
-    m.host().set_region_observer(this);
+    m.host().add_region_listener(this);
 }
 
 uint32_t ActivityRecorder::function_of(uint32_t pc) {
@@ -145,7 +145,7 @@ void ActivityRecorder::account(size_t core, bool retiring, uint32_t pc) {
     t.last_cycle = end;
 }
 
-void ActivityRecorder::retired(const Hart& hart, uint32_t pc) {
+void ActivityRecorder::retired(const Hart& hart, uint32_t pc, const DecodedInsn&) {
     account(core_of_hartid_[hart.hartid()], true, pc);
 }
 
@@ -179,8 +179,8 @@ void ActivityRecorder::barrier_released(uint64_t cycle, uint32_t team_mask) {
     if (!beyond_window(cycle)) events_.push_back({cycle, EventKind::Barrier, 0, team_mask});
 }
 
-void ActivityRecorder::region_begun(const Hart& caller, const std::string& name, uint64_t macs,
-                                    uint64_t cycle) {
+void ActivityRecorder::region_entered(const std::string& name, const Hart& caller, uint64_t macs,
+                                      uint64_t cycle) {
     RegionRun r;
     r.name = name;
     r.macs = macs;
@@ -191,7 +191,7 @@ void ActivityRecorder::region_begun(const Hart& caller, const std::string& name,
     regions_.push_back(std::move(r));
 }
 
-void ActivityRecorder::region_ended(const Hart&, const std::string&, uint64_t cycle) {
+void ActivityRecorder::region_left(const std::string&, const Hart&, uint64_t cycle) {
     if (open_regions_.empty()) return;
     RegionRun& r = regions_[open_regions_.back()];
     open_regions_.pop_back();
@@ -199,15 +199,14 @@ void ActivityRecorder::region_ended(const Hart&, const std::string&, uint64_t cy
     r.closed = true;
 }
 
-std::vector<CycleSpan> ActivityRecorder::spans_so_far(uint64_t open_end) const {
-    std::vector<CycleSpan> runs;
-    if (!filter_.region().empty())
-        for (const RegionRun& r : regions_)
-            if (r.name == filter_.region()) runs.push_back({r.begin, r.closed ? r.end : open_end});
+std::vector<CycleWindow> ActivityRecorder::spans_so_far(uint64_t open_end) const {
+    std::vector<CycleWindow> runs;
+    for (const RegionRun& r : regions_)
+        if (filter_.names_region(r.name)) runs.push_back({r.begin, r.closed ? r.end : open_end});
     return filter_.spans(runs, open_end);
 }
 
-std::vector<CycleSpan> ActivityRecorder::shown() const {
+std::vector<CycleWindow> ActivityRecorder::shown() const {
     return spans_so_far(end_);
 }
 
@@ -216,7 +215,7 @@ void ActivityRecorder::compact() {
     // and a sleeping one resumes no earlier than the core or DMA that wakes it, give or take an engine step.
     // A window alone never grows: everything outside it can go.
     uint64_t horizon = UINT64_MAX;
-    if (!filter_.region().empty()) {
+    if (!filter_.regions().empty()) {
         for (const Tracking& t : tracking_)
             if (!t.hart->asleep()) horizon = std::min(horizon, t.last_cycle);
         if (horizon == UINT64_MAX)
@@ -224,7 +223,7 @@ void ActivityRecorder::compact() {
                 horizon = std::min(horizon, t.last_cycle);
         horizon = horizon > region_margin_ ? horizon - region_margin_ : 0;
     }
-    const std::vector<CycleSpan> spans = spans_so_far(UINT64_MAX);
+    const std::vector<CycleWindow> spans = spans_so_far(UINT64_MAX);
     auto shows = [&](uint64_t from, uint64_t to) { return to > horizon || meets(spans, from, to); };
     uint64_t kept = 0;
     for (Core& core : cores_) {

@@ -49,7 +49,7 @@ class ActivityRecorder final : public RetireObserver,
                                public FpuActivityObserver,
                                public DmaTransferObserver,
                                public EventUnitObserver,
-                               public RegionObserver {
+                               public RegionListener {
   public:
     // Keeps what `filter` shows (and what is in effect where it starts showing); everything without one.
     ActivityRecorder(const ElfImage& elf, const ViewFilter& filter = {});
@@ -60,15 +60,15 @@ class ActivityRecorder final : public RetireObserver,
     // After the run: the cycles after each core's last retirement, the regions left open.
     void finish(uint64_t run_end);
 
-    void retired(const Hart& hart, uint32_t pc) override;
+    void retired(const Hart& hart, uint32_t pc, const DecodedInsn& insn) override;
     void bank_waited(unsigned bank, unsigned port, uint64_t wanted, uint64_t granted) override;
     void fpu_started(unsigned fpu, uint64_t cycle) override;
     void divsqrt_busy(unsigned unit, uint64_t from, uint64_t to) override;
     void transfer_completed(const DmaTransferSpan& span) override;
     void dispatched(unsigned core, uint64_t cycle, uint32_t team_mask) override;
     void barrier_released(uint64_t cycle, uint32_t team_mask) override;
-    void region_begun(const Hart& caller, const std::string& name, uint64_t macs, uint64_t cycle) override;
-    void region_ended(const Hart& caller, const std::string& name, uint64_t cycle) override;
+    void region_entered(const std::string& name, const Hart& caller, uint64_t macs, uint64_t cycle) override;
+    void region_left(const std::string& name, const Hart& caller, uint64_t cycle) override;
 
     // ---- What was recorded (complete and sorted after finish()). ----
     // From `cycle` on, the core does `activity` (a core_activity value), until the next change.
@@ -127,7 +127,7 @@ class ActivityRecorder final : public RetireObserver,
     uint64_t end() const { return end_; }
     const ViewFilter& filter() const { return filter_; }
     // The cycles the filter shows, in order (after finish()).
-    std::vector<CycleSpan> shown() const;
+    std::vector<CycleWindow> shown() const;
 
   private:
     struct Tracking {
@@ -143,7 +143,7 @@ class ActivityRecorder final : public RetireObserver,
     void set_activity(size_t core, uint8_t activity, uint64_t cycle);
     uint32_t function_of(uint32_t pc);
     // Nothing from `cycle` on is shown: past the window.
-    bool beyond_window(uint64_t cycle) const { return filter_.window() && cycle >= filter_.window()->to; }
+    bool beyond_window(uint64_t cycle) const { return cycle >= filter_.window().to; }
     void note_record() {
         if (++records_ >= compact_at_) [[unlikely]]
             compact();
@@ -151,7 +151,7 @@ class ActivityRecorder final : public RetireObserver,
     // Drops what the filter will never show: records lying before the cycle from which a region could
     // still begin (no core can go back before it) and outside every span shown so far.
     void compact();
-    std::vector<CycleSpan> spans_so_far(uint64_t open_end) const;
+    std::vector<CycleWindow> spans_so_far(uint64_t open_end) const;
 
     const ElfImage& elf_;
     ViewFilter filter_;

@@ -28,8 +28,8 @@ struct Slice {
 // What the filter keeps, and where slices must be cut so that they nest.
 class Cutter {
   public:
-    Cutter(std::vector<CycleSpan> spans, std::vector<uint64_t> cuts) : spans_(std::move(spans)) {
-        for (const CycleSpan& s : spans_) {
+    Cutter(std::vector<CycleWindow> spans, std::vector<uint64_t> cuts) : spans_(std::move(spans)) {
+        for (const CycleWindow& s : spans_) {
             cuts.push_back(s.from);
             cuts.push_back(s.to);
         }
@@ -49,13 +49,13 @@ class Cutter {
     }
     bool kept(uint64_t cycle) const {
         auto it = std::upper_bound(spans_.begin(), spans_.end(), cycle,
-                                   [](uint64_t c, const CycleSpan& s) { return c < s.to; });
+                                   [](uint64_t c, const CycleWindow& s) { return c < s.to; });
         return it != spans_.end() && it->contains(cycle);
     }
-    const std::vector<CycleSpan>& spans() const { return spans_; }
+    const std::vector<CycleWindow>& spans() const { return spans_; }
 
   private:
-    std::vector<CycleSpan> spans_;
+    std::vector<CycleWindow> spans_;
     std::vector<uint64_t> cuts_;
 };
 
@@ -269,7 +269,7 @@ void write_timeline(const ActivityRecorder& rec, std::ostream& os) {
         const double value =
             static_cast<double>(r.run->macs) / static_cast<double>(r.run->end - r.run->begin);
         const int tid = 1 + static_cast<int>(r.run->core);
-        for (const CycleSpan& s : cutter.spans()) {
+        for (const CycleWindow& s : cutter.spans()) {
             const uint64_t from = std::max(s.from, r.begin), to = std::min(s.to, r.end);
             if (from >= to) continue;
             append_counter(out, tid, from, "MAC/cycle", r.run->name, value);

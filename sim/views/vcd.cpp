@@ -263,13 +263,13 @@ std::vector<Signal> build_signals(const ActivityRecorder& rec, bool with_changes
 // at its start, and every span but the last ends with x, so the cycles left out read as unknown.
 class ClippedChanges {
   public:
-    ClippedChanges(const Signal& s, const std::vector<CycleSpan>& spans)
+    ClippedChanges(const Signal& s, const std::vector<CycleWindow>& spans)
         : s_(s), spans_(spans), current_(s.initial) {}
     // The next change to dump; false when there is none.
     bool next(Change& out) {
         for (;;) {
             if (span_ >= spans_.size()) return false;
-            const CycleSpan& span = spans_[span_];
+            const CycleWindow& span = spans_[span_];
             if (!inside_) {
                 for (; i_ < s_.size() && s_.at(i_).cycle <= span.from; ++i_)
                     current_ = s_.at(i_).value;
@@ -299,7 +299,7 @@ class ClippedChanges {
         return true;
     }
     const Signal& s_;
-    const std::vector<CycleSpan>& spans_;
+    const std::vector<CycleWindow>& spans_;
     size_t span_ = 0, i_ = 0;
     bool inside_ = false, emitted_ = false;
     uint64_t current_, last_ = 0;
@@ -392,7 +392,7 @@ std::string header(const ActivityRecorder& rec, const std::vector<Signal>& signa
     return h;
 }
 
-std::string gtkw(const std::vector<Signal>& signals, const std::vector<CycleSpan>& spans,
+std::string gtkw(const std::vector<Signal>& signals, const std::vector<CycleWindow>& spans,
                  const std::string& vcd_path) {
     const std::string dump = std::filesystem::absolute(vcd_path).lexically_normal().string();
     const uint64_t from = spans.empty() ? 0 : spans.front().from;
@@ -436,7 +436,7 @@ std::string gtkw(const std::vector<Signal>& signals, const std::vector<CycleSpan
 
 void write_vcd(const ActivityRecorder& rec, std::ostream& os) {
     const std::vector<Signal> signals = build_signals(rec, true);
-    const std::vector<CycleSpan> spans = rec.shown();
+    const std::vector<CycleWindow> spans = rec.shown();
     std::string out = header(rec, signals);
     auto flush = [&](size_t above) {
         if (out.size() < above) return;

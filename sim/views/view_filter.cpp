@@ -4,66 +4,102 @@
 #include <charconv>
 #include <fmt/format.h>
 #include <stdexcept>
-#include <string_view>
-
-#include "memory/elf_image.hpp"
 
 namespace pulpsim {
+
 namespace {
 
-std::optional<uint64_t> parse_cycle(std::string_view text) {
-    std::string digits;
-    for (char c : text)
-        if (c != '_' && c != '\'') digits += c;
+// A non-negative integer, decimal or 0x-hex, nothing else.
+bool parse_uint(std::string_view text, uint64_t& value) {
     int base = 10;
-    std::string_view body = digits;
-    if (body.size() > 2 && body[0] == '0' && (body[1] == 'x' || body[1] == 'X')) {
+    if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+        text.remove_prefix(2);
         base = 16;
-        body.remove_prefix(2);
     }
-    uint64_t value = 0;
-    const auto [end, error] = std::from_chars(body.data(), body.data() + body.size(), value, base);
-    if (body.empty() || error != std::errc() || end != body.data() + body.size()) return std::nullopt;
-    return value;
+    if (text.empty()) return false;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value, base);
+    return ec == std::errc() && end == text.data() + text.size();
 }
 
 } // namespace
 
-CycleSpan ViewFilter::parse_window(const std::string& option, const std::string& text) {
+CycleWindow CycleWindow::parse(const std::string& option, const std::string& text) {
     const size_t colon = text.find(':');
     if (colon == std::string::npos || text.find(':', colon + 1) != std::string::npos)
-        throw std::invalid_argument(
-            fmt::format("{} '{}': expected FROM:TO in cycles (FROM or TO may be left out)", option, text));
-    CycleSpan span;
+        throw std::runtime_error(fmt::format("{}: '{}' is not a window FROM:TO of cycles", option, text));
+    CycleWindow w;
     const std::string from = text.substr(0, colon), to = text.substr(colon + 1);
-    for (const auto& [part, field, what] :
-         {std::tuple{from, &span.from, "FROM"}, std::tuple{to, &span.to, "TO"}}) {
-        if (part.empty()) continue;
-        const std::optional<uint64_t> v = parse_cycle(part);
-        if (!v)
-            throw std::invalid_argument(
-                fmt::format("{} '{}': {} '{}' is not a non-negative integer", option, text, what, part));
-        *field = *v;
-    }
-    if (span.from >= span.to)
-        throw std::invalid_argument(
-            fmt::format("{} '{}': FROM ({}) must be below TO ({})", option, text, span.from, span.to));
-    return span;
+    if (from.empty() && to.empty())
+        throw std::runtime_error(fmt::format("{}: '{}' gives neither FROM nor TO", option, text));
+    if (!from.empty() && !parse_uint(from, w.from))
+        throw std::runtime_error(fmt::format("{}: '{}' is not a cycle count (in '{}')", option, from, text));
+    if (!to.empty() && !parse_uint(to, w.to))
+        throw std::runtime_error(fmt::format("{}: '{}' is not a cycle count (in '{}')", option, to, text));
+    if (w.to <= w.from)
+        throw std::runtime_error(fmt::format(
+            "{}: '{}' is an empty window (TO must be after FROM; cycles FROM <= c < TO)", option, text));
+    return w;
 }
 
-std::vector<CycleSpan> ViewFilter::spans(const std::vector<CycleSpan>& region_runs, uint64_t end) const {
-    const CycleSpan window = window_.value_or(CycleSpan{});
-    const CycleSpan whole{window.from, std::min(window.to, end)};
-    std::vector<CycleSpan> out;
-    if (region_.empty()) {
+std::vector<bool> parse_core_list(const std::string& option, const std::string& text, unsigned cores) {
+    std::vector<bool> selected(cores, false);
+    auto bad = [&](const std::string& why) {
+        return std::runtime_error(fmt::format("{}: '{}': {}", option, text, why));
+    };
+    if (text.empty()) throw bad("no core given (a list such as 0,3-5)");
+    size_t start = 0;
+    while (start <= text.size()) {
+        const size_t comma = std::min(text.find(',', start), text.size());
+        const std::string item = text.substr(start, comma - start);
+        const size_t dash = item.find('-');
+        const std::string first = item.substr(0, dash);
+        const std::string last = dash == std::string::npos ? first : item.substr(dash + 1);
+        uint64_t lo = 0, hi = 0;
+        if (!parse_uint(first, lo) || !parse_uint(last, hi))
+            throw bad(fmt::format("'{}' is not a core or a range of cores such as 3-5", item));
+        if (hi < lo) throw bad(fmt::format("the range {} is empty", item));
+        if (hi >= cores)
+            throw bad(fmt::format("core {} does not exist ({} core{}: 0 to {})", hi, cores,
+                                  cores == 1 ? "" : "s", cores - 1));
+        for (uint64_t c = lo; c <= hi; ++c)
+            selected[c] = true;
+        start = comma + 1;
+    }
+    return selected;
+}
+
+void check_region_names(const std::string& option, const std::vector<std::string>& names,
+                        const ElfImage& elf) {
+    for (const std::string& name : names) {
+        if (name.empty()) throw std::runtime_error(fmt::format("{}: empty region name", option));
+        const std::string terminated = name + '\0'; // what precedes it may be any data
+        bool found = false;
+        for (const ElfSegment& seg : elf.segments())
+            found = found || std::search(seg.bytes.begin(), seg.bytes.end(), terminated.begin(),
+                                         terminated.end()) != seg.bytes.end();
+        if (!found)
+            throw std::runtime_error(
+                fmt::format("{}: {} names no perf region of {} (no such string in the program)", option, name,
+                            elf.path()));
+    }
+}
+
+bool ViewFilter::names_region(const std::string& name) const {
+    return std::find(regions_.begin(), regions_.end(), name) != regions_.end();
+}
+
+std::vector<CycleWindow> ViewFilter::spans(const std::vector<CycleWindow>& region_runs, uint64_t end) const {
+    const CycleWindow whole{window_.from, std::min(window_.to, end)};
+    std::vector<CycleWindow> out;
+    if (regions_.empty()) {
         if (whole.from < whole.to) out.push_back(whole);
         return out;
     }
-    std::vector<CycleSpan> runs = region_runs;
+    std::vector<CycleWindow> runs = region_runs;
     std::sort(runs.begin(), runs.end(),
-              [](const CycleSpan& a, const CycleSpan& b) { return a.from < b.from; });
-    for (const CycleSpan& r : runs) {
-        const CycleSpan cut{std::max(r.from, whole.from), std::min(r.to, whole.to)};
+              [](const CycleWindow& a, const CycleWindow& b) { return a.from < b.from; });
+    for (const CycleWindow& r : runs) {
+        const CycleWindow cut{std::max(r.from, whole.from), std::min(r.to, whole.to)};
         if (cut.from >= cut.to) continue;
         if (!out.empty() && cut.from <= out.back().to)
             out.back().to = std::max(out.back().to, cut.to); // nested or touching runs: one span
@@ -75,21 +111,17 @@ std::vector<CycleSpan> ViewFilter::spans(const std::vector<CycleSpan>& region_ru
 
 std::string ViewFilter::describe() const {
     std::string what;
-    if (window_)
-        what = window_->to == UINT64_MAX ? fmt::format("cycles {}.. (to the end)", window_->from)
-                                         : fmt::format("cycles {}..{}", window_->from, window_->to);
-    if (!region_.empty())
-        what += fmt::format("{}the runs of region '{}'", what.empty() ? "" : " within ", region_);
+    if (!window_.whole())
+        what = window_.to == UINT64_MAX ? fmt::format("cycles {}.. (to the end)", window_.from)
+                                        : fmt::format("cycles {}..{}", window_.from, window_.to);
+    if (!regions_.empty()) {
+        std::string names;
+        for (const std::string& r : regions_)
+            names += fmt::format("{}'{}'", names.empty() ? "" : ", ", r);
+        what += fmt::format("{}the runs of region{} {}", what.empty() ? "" : " within ",
+                            regions_.size() == 1 ? "" : "s", names);
+    }
     return what.empty() ? "the whole run" : what;
-}
-
-bool program_may_name_region(const ElfImage& elf, const std::string& name) {
-    if (name == "region") return true; // what an empty name becomes (HostServices)
-    const std::string needle = name + '\0';
-    for (const ElfSegment& s : elf.segments())
-        if (std::search(s.bytes.begin(), s.bytes.end(), needle.begin(), needle.end()) != s.bytes.end())
-            return true;
-    return false;
 }
 
 } // namespace pulpsim

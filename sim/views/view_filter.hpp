@@ -1,50 +1,77 @@
-// Which cycles a view of a run shows: a window of cycles, the runs of one perf region, or both (pulpsim run
-// --view-window FROM:TO, --view-region NAME). Any view that shows a run over time can take one.
+// What a view shows of a run: some cores, a window of cycles, the time inside named perf regions. Shared by
+// the views and parsed from their command-line options. The trace asks on-line (shows(cycle)); the waveform
+// and the timeline record the whole run and cut it afterwards (spans()).
 #pragma once
 
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <vector>
 
+#include "cluster/host_services.hpp"
+#include "memory/elf_image.hpp"
+
 namespace pulpsim {
 
-class ElfImage;
-
-// The cycles [from, to).
-struct CycleSpan {
+// Cycles [from, to).
+struct CycleWindow {
     uint64_t from = 0;
     uint64_t to = UINT64_MAX;
     bool contains(uint64_t cycle) const { return cycle >= from && cycle < to; }
-    bool operator==(const CycleSpan&) const = default;
+    bool whole() const { return from == 0 && to == UINT64_MAX; }
+    bool operator==(const CycleWindow&) const = default;
+    // "FROM:TO", "FROM:" or ":TO" (decimal or 0x-hex cycles, FROM < TO). Throws std::runtime_error, one
+    // line naming `option`.
+    static CycleWindow parse(const std::string& option, const std::string& text);
 };
 
-class ViewFilter {
+// Core indices such as "0,3-5", each below `cores`: a flag per core. Throws std::runtime_error naming
+// `option` for an empty, malformed or out-of-range list.
+std::vector<bool> parse_core_list(const std::string& option, const std::string& text, unsigned cores);
+
+// A program names its regions with string constants (region_begin("matmul", ...)): a name that ends no
+// NUL-terminated string of the ELF's loadable segments names no region of it (a typo). Throws
+// std::runtime_error naming `option` and the first such name.
+void check_region_names(const std::string& option, const std::vector<std::string>& names,
+                        const ElfImage& elf);
+
+class ViewFilter : public RegionListener {
   public:
-    // "FROM:TO" in cycles (decimal or 0x-hex, '_' separators allowed); FROM or TO may be left out for the
-    // start or the end of the run. Throws std::invalid_argument with a one-line message naming `option`.
-    static CycleSpan parse_window(const std::string& option, const std::string& text);
+    // `cores` empty: every core; `regions` empty: the whole run.
+    ViewFilter(CycleWindow window = {}, std::vector<bool> cores = {}, std::vector<std::string> regions = {})
+        : window_(window), cores_(std::move(cores)), regions_(std::move(regions)) {}
 
-    void set_window(CycleSpan window) { window_ = window; }
-    void set_region(std::string name) { region_ = std::move(name); }
-    const std::optional<CycleSpan>& window() const { return window_; }
-    // Empty: no region filter.
-    const std::string& region() const { return region_; }
-    bool filters() const { return window_ || !region_.empty(); }
+    bool selects_core(unsigned core) const {
+        return cores_.empty() || (core < cores_.size() && cores_[core]);
+    }
+    // Follows the perf regions of the run (needed when regions are named).
+    void follow_regions(HostServices& host) { host.add_region_listener(this); }
+    // Whether what happens at `cycle` is shown: inside the window, and, when regions are named, while one
+    // of them is open. A region is open from its region_begin to its region_end call, as the cores run:
+    // what the report counts as the region's instructions.
+    bool shows(uint64_t cycle) const { return window_.contains(cycle) && (regions_.empty() || open_ > 0); }
+    const CycleWindow& window() const { return window_; }
+    const std::vector<std::string>& regions() const { return regions_; }
+    bool names_region(const std::string& name) const;
+    bool filters() const { return !window_.whole() || !regions_.empty(); }
 
-    // The cycles to show, in order and disjoint: [0, end) cut to the window and, when a region is named,
-    // to the runs of that region (`region_runs`: each run's [begin, end), in any order, maybe nested).
-    std::vector<CycleSpan> spans(const std::vector<CycleSpan>& region_runs, uint64_t end) const;
-    // "cycles 100..200 in region 'x'", "the whole run": for headers.
+    // The cycles to show, in order and disjoint: [0, end) cut to the window and, when regions are named, to
+    // their runs (`region_runs`: each run's [from, to) of a named region, in any order, maybe nested).
+    std::vector<CycleWindow> spans(const std::vector<CycleWindow>& region_runs, uint64_t end) const;
+    // "cycles 100..200 within the runs of region 'x'", "the whole run": for headers.
     std::string describe() const;
 
-  private:
-    std::optional<CycleSpan> window_;
-    std::string region_;
-};
+    void region_entered(const std::string& name, const Hart&, uint64_t, uint64_t) override {
+        if (names_region(name)) ++open_;
+    }
+    void region_left(const std::string& name, const Hart&, uint64_t) override {
+        if (names_region(name) && open_ > 0) --open_;
+    }
 
-// Whether `name` can be a perf region of `elf`: the program names its regions with string constants, so
-// the name must appear NUL-terminated in the bytes the ELF loads. False means it certainly cannot.
-bool program_may_name_region(const ElfImage& elf, const std::string& name);
+  private:
+    CycleWindow window_;
+    std::vector<bool> cores_;
+    std::vector<std::string> regions_;
+    unsigned open_ = 0; // named regions open now (nested runs count each)
+};
 
 } // namespace pulpsim

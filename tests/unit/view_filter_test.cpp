@@ -1,7 +1,8 @@
-// The view filter (--view-window, --view-region) and the observer hooks the views listen on. Expected
-// values follow from the definitions: a window is [FROM, TO); the shown spans are the window cut to the
-// runs of the region; a TCDM request that waits is reported with the cycle it wanted and the cycle it got,
-// one that does not wait is not reported; every FPU operation is reported at its start.
+// The views' filter (cycle windows, core lists, regions followed as they open and close, the spans the
+// waveform and the timeline show) and the observer hooks the views listen on. Expected values follow from the
+// definitions: a window is [FROM, TO); the shown spans are the window cut to the runs of the named regions; a
+// TCDM request that waits is reported with the cycle it wanted and the cycle it got, one that does not wait
+// is not reported; every FPU operation is reported at its start.
 #include <gtest/gtest.h>
 
 #include <stdexcept>
@@ -9,51 +10,40 @@
 #include <vector>
 
 #include "cluster/fpu_pool.hpp"
+#include "cluster/host_services.hpp"
 #include "memory/tcdm_interconnect.hpp"
 #include "views/view_filter.hpp"
 
 namespace pulpsim {
 namespace {
 
-TEST(ViewFilter, ParsesWindowsWithEitherEndLeftOut) {
-    EXPECT_EQ(ViewFilter::parse_window("--w", "100:200"), (CycleSpan{100, 200}));
-    EXPECT_EQ(ViewFilter::parse_window("--w", "1_000:0x800"), (CycleSpan{1000, 2048}));
-    EXPECT_EQ(ViewFilter::parse_window("--w", "5:"), (CycleSpan{5, UINT64_MAX}));
-    EXPECT_EQ(ViewFilter::parse_window("--w", ":7"), (CycleSpan{0, 7}));
-}
-
-TEST(ViewFilter, RejectsBadWindowsNamingTheOption) {
-    for (const char* bad : {"200:100", "3:3", "abc", "10", "1:2:3", "x:5", "5:y", "-1:5"}) {
-        try {
-            ViewFilter::parse_window("--view-window", bad);
-            ADD_FAILURE() << bad << " was accepted";
-        } catch (const std::invalid_argument& e) {
-            EXPECT_NE(std::string(e.what()).find("--view-window"), std::string::npos) << e.what();
-        }
-    }
-}
-
 TEST(ViewFilter, WithoutFilterTheWholeRunIsShown) {
     const ViewFilter f;
     EXPECT_FALSE(f.filters());
-    EXPECT_EQ(f.spans({}, 1000), (std::vector<CycleSpan>{{0, 1000}}));
+    EXPECT_EQ(f.spans({}, 1000), (std::vector<CycleWindow>{{0, 1000}}));
 }
 
 TEST(ViewFilter, AWindowIsCutToTheRun) {
-    ViewFilter f;
-    f.set_window({400, 5000});
-    EXPECT_EQ(f.spans({}, 1000), (std::vector<CycleSpan>{{400, 1000}}));
-    f.set_window({2000, 5000});
-    EXPECT_TRUE(f.spans({}, 1000).empty());
+    EXPECT_EQ(ViewFilter({400, 5000}).spans({}, 1000), (std::vector<CycleWindow>{{400, 1000}}));
+    EXPECT_TRUE(ViewFilter({2000, 5000}).spans({}, 1000).empty());
 }
 
 TEST(ViewFilter, RegionRunsMergeWhenNestedOrTouchingAndAreCutToTheWindow) {
-    ViewFilter f;
-    f.set_region("r");
-    const std::vector<CycleSpan> runs = {{500, 600}, {100, 200}, {150, 180}, {200, 250}, {900, 990}};
-    EXPECT_EQ(f.spans(runs, 1000), (std::vector<CycleSpan>{{100, 250}, {500, 600}, {900, 990}}));
-    f.set_window({170, 950});
-    EXPECT_EQ(f.spans(runs, 1000), (std::vector<CycleSpan>{{170, 250}, {500, 600}, {900, 950}}));
+    const ViewFilter f({}, {}, {"r"});
+    const std::vector<CycleWindow> runs = {{500, 600}, {100, 200}, {150, 180}, {200, 250}, {900, 990}};
+    EXPECT_EQ(f.spans(runs, 1000), (std::vector<CycleWindow>{{100, 250}, {500, 600}, {900, 990}}));
+    EXPECT_EQ(ViewFilter({170, 950}, {}, {"r"}).spans(runs, 1000),
+              (std::vector<CycleWindow>{{170, 250}, {500, 600}, {900, 950}}));
+}
+
+TEST(ViewFilter, SaysWhatItShows) {
+    EXPECT_EQ(ViewFilter().describe(), "the whole run");
+    EXPECT_EQ(ViewFilter({100, 200}).describe(), "cycles 100..200");
+    EXPECT_EQ(ViewFilter({100}, {}, {"a"}).describe(),
+              "cycles 100.. (to the end) within the runs of region 'a'");
+    EXPECT_EQ(ViewFilter({}, {}, {"a", "b"}).describe(), "the runs of regions 'a', 'b'");
+    EXPECT_TRUE(ViewFilter({}, {}, {"a"}).filters());
+    EXPECT_TRUE(ViewFilter({0, 5}).filters());
 }
 
 struct Recorder : BankConflictObserver, FpuActivityObserver {
@@ -99,6 +89,90 @@ TEST(ViewHooks, TheFpuPoolReportsEveryOperationAtItsStart) {
     EXPECT_EQ(r.starts, (std::vector<std::pair<unsigned, uint64_t>>{{0, 5}, {0, 6}}));
     using D = std::tuple<unsigned, uint64_t, uint64_t>;
     EXPECT_EQ(r.divsqrt, (std::vector<D>{{0, 20, 27}, {0, 27, 34}}));
+}
+
+std::string window_error(const std::string& text) {
+    try {
+        CycleWindow::parse("--w", text);
+    } catch (const std::runtime_error& e) {
+        return e.what();
+    }
+    return "no error";
+}
+
+TEST(ViewFilter, CycleWindows) {
+    const CycleWindow w = CycleWindow::parse("--w", "100:0x200");
+    EXPECT_EQ(w.from, 100u);
+    EXPECT_EQ(w.to, 512u);
+    EXPECT_FALSE(w.contains(99));
+    EXPECT_TRUE(w.contains(100));
+    EXPECT_TRUE(w.contains(511));
+    EXPECT_FALSE(w.contains(512)); // TO is not in the window
+    EXPECT_EQ(CycleWindow::parse("--w", "7:").to, UINT64_MAX);
+    EXPECT_EQ(CycleWindow::parse("--w", ":7").from, 0u);
+    EXPECT_EQ(window_error("10:5"),
+              "--w: '10:5' is an empty window (TO must be after FROM; cycles FROM <= c < TO)");
+    EXPECT_EQ(window_error("5:5"),
+              "--w: '5:5' is an empty window (TO must be after FROM; cycles FROM <= c < TO)");
+    EXPECT_EQ(window_error("10"), "--w: '10' is not a window FROM:TO of cycles");
+    EXPECT_EQ(window_error("1:2:3"), "--w: '1:2:3' is not a window FROM:TO of cycles");
+    EXPECT_EQ(window_error(":"), "--w: ':' gives neither FROM nor TO");
+    EXPECT_EQ(window_error("-1:5"), "--w: '-1' is not a cycle count (in '-1:5')");
+    EXPECT_EQ(window_error("1e3:5"), "--w: '1e3' is not a cycle count (in '1e3:5')");
+    EXPECT_EQ(window_error(" 1:5"), "--w: ' 1' is not a cycle count (in ' 1:5')");
+    EXPECT_EQ(window_error("0:99999999999999999999"),
+              "--w: '99999999999999999999' is not a cycle count (in '0:99999999999999999999')");
+}
+
+TEST(ViewFilter, CoreLists) {
+    EXPECT_EQ(parse_core_list("--c", "0,3-5", 8), (std::vector<bool>{1, 0, 0, 1, 1, 1, 0, 0}));
+    EXPECT_EQ(parse_core_list("--c", "7", 8), (std::vector<bool>{0, 0, 0, 0, 0, 0, 0, 1}));
+    EXPECT_EQ(parse_core_list("--c", "2-2,1", 3), (std::vector<bool>{0, 1, 1}));
+    auto error = [](const std::string& text, unsigned cores) {
+        try {
+            parse_core_list("--c", text, cores);
+        } catch (const std::runtime_error& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    EXPECT_EQ(error("9", 8), "--c: '9': core 9 does not exist (8 cores: 0 to 7)");
+    EXPECT_EQ(error("0-8", 8), "--c: '0-8': core 8 does not exist (8 cores: 0 to 7)");
+    EXPECT_EQ(error("1", 1), "--c: '1': core 1 does not exist (1 core: 0 to 0)");
+    EXPECT_EQ(error("5-3", 8), "--c: '5-3': the range 5-3 is empty");
+    EXPECT_EQ(error("", 8), "--c: '': no core given (a list such as 0,3-5)");
+    EXPECT_EQ(error("1,", 8), "--c: '1,': '' is not a core or a range of cores such as 3-5");
+    EXPECT_EQ(error("a", 8), "--c: 'a': 'a' is not a core or a range of cores such as 3-5");
+    EXPECT_EQ(error("1-", 8), "--c: '1-': '1-' is not a core or a range of cores such as 3-5");
+}
+
+TEST(ViewFilter, FollowsNamedRegions) {
+    ViewFilter everywhere(CycleWindow::parse("--w", "10:20"));
+    EXPECT_TRUE(everywhere.shows(10));
+    EXPECT_FALSE(everywhere.shows(20));
+    EXPECT_TRUE(everywhere.selects_core(5)); // no core list: every core
+
+    ViewFilter f({}, {false, true}, {"inner", "other"});
+    EXPECT_FALSE(f.selects_core(0));
+    EXPECT_TRUE(f.selects_core(1));
+    EXPECT_FALSE(f.selects_core(2));
+    AddressMap bus;
+    HostServices host(true);
+    const Hart hart(bus, host, CoreTiming{}, 0); // the core whose host call opens or closes a region
+    EXPECT_FALSE(f.shows(0));                    // no region open yet
+    f.region_entered("outer", hart, 0, 0);
+    EXPECT_FALSE(f.shows(0)); // not a named region
+    f.region_entered("inner", hart, 0, 0);
+    EXPECT_TRUE(f.shows(0));
+    f.region_entered("inner", hart, 0, 0); // nested run of the same region
+    f.region_left("inner", hart, 0);
+    EXPECT_TRUE(f.shows(0));
+    f.region_left("inner", hart, 0);
+    EXPECT_FALSE(f.shows(0));
+    f.region_left("outer", hart, 0);
+    f.region_left("inner", hart, 0); // a stray close changes nothing
+    f.region_entered("other", hart, 0, 0);
+    EXPECT_TRUE(f.shows(0));
 }
 
 } // namespace

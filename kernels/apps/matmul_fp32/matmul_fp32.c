@@ -36,8 +36,8 @@ __attribute__((noinline)) void matmul(const float* a, const float* b, float* c, 
     for (int i = 0; i < m; i++) {
         for (int j = 0; j < n; j++) {
             float acc = 0.0f;
-            for (int kk = 0; kk < k; kk++)
-                acc += a[i * k + kk] * b[kk * n + j];
+            for (int kk = 0; kk < k; kk++)            // inner loop begins (tests/cli/profile_test.py)
+                acc += a[i * k + kk] * b[kk * n + j]; // inner loop ends
             c[i * n + j] = acc;
         }
     }

@@ -40,12 +40,12 @@ static void matmul_slice(void* unused) {
         for (unsigned j = 0; j < N; j++) {
 #endif
             float acc = 0.0f;
-            for (unsigned k = 0; k < K; k++) {
+            for (unsigned k = 0; k < K; k++) { // inner loop begins (tests/cli/profile_test.py)
                 acc += a[i * K + k] * b[k * N + j];
 #ifdef EXTRA_INNER_NOP // one more instruction per MAC: the regression gate's test of a slowed kernel
                 __asm__ volatile("nop");
 #endif
-            }
+            } // inner loop ends
             c[i * N + j] = acc;
         }
 }

@@ -1,0 +1,263 @@
+#!/usr/bin/env python3
+"""`pulpsim run --trace FILE`: one line per retired instruction.
+
+- Cycles: on the hazard sequences of tests/timing/sequences.S, each line comes as many cycles after the one
+  before it as the CV32E40P pipeline rules say (the costs timing_test.cpp derives, split per instruction), with
+  each stall on the instruction that pays it; and for every case the trace agrees with what the program
+  measures itself with mcycle.
+- Completeness: each core has as many lines as the report counts instructions, and its stall columns add up
+  to the report's (but the sleep after its last instruction).
+- Filters (8-core cluster): --trace-cores keeps exactly those cores' lines, --trace-window exactly the lines
+  issued inside it, --trace-region exactly the lines the report counts in the region, each as in the full trace.
+- Bad input (a bad window, a core that does not exist, an unwritable path, an unknown region, a filter
+  without --trace): exit 2, one line, no file. A simulation error keeps what was traced and says why it ended.
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from checks import Checks, fresh_dir  # noqa: E402
+
+LINE = re.compile(r"^\s*(\d+)\s+(\d+)\s+([0-9a-f]{8})\s+(\S+)\s+([0-9a-f]{8}|[0-9a-f]{4})\s+(.*)$")
+
+# Per hazard case of sequences.S (index i stores its cost in results[i]): the instructions between the two
+# `csrr mcycle` as (mnemonic, stalls charged to it, cycles from it to the next line). A stall an instruction
+# waits before issuing is on its own line (load_use, fpu_dependency); the cycles an instruction takes beyond
+# its first are on its line too (multi_cycle of mulh, div and split accesses, control of taken branches and
+# jumps). Costs as timing_test.cpp derives them from the CV32E40P manual: load 1 (+1 for a dependent next
+# instruction), taken branch 3, jump 2, +1 for a 32-bit target at pc % 4 == 2, jalr +1 after its operand's
+# producer, mulh 5, div 3 + leading zeros, fdiv/fsqrt 19 inexact, 6 + ceil(f/2) exact, 3 special, 5 overflow.
+ADDI1 = ("addi", {}, 1)
+NESTED_INNER = [("cv.setupi", {}, 1)] + [ADDI1] * 6 + [ADDI1, ADDI1]
+
+
+def divide(mnemonic, cycles):
+    return [(mnemonic, {"multi_cycle": cycles - 1}, cycles)]
+
+
+def fp_then_use(mnemonic, latency, user="fadd.s"):
+    return [(mnemonic, {}, latency), (user, {"fpu_dependency": latency - 1} if latency > 1 else {}, 1)]
+
+
+CASES = {
+    0: [],
+    1: [ADDI1],
+    2: [("lw", {}, 1), ADDI1],
+    3: [("lw", {}, 2), ("addi", {"load_use": 1}, 1)],  # the load's user: 2 cycles after it, load_use:1
+    4: [("bnez", {}, 1)],
+    5: [("beqz", {"control": 2}, 3)],
+    6: [("beqz", {"control": 3}, 4)],
+    7: [("j", {"control": 1}, 2)],
+    8: [("j", {"control": 2}, 3)],
+    9: [("jr", {"control": 1}, 2)],
+    10: [("mv", {}, 1), ("jr", {"jump_register": 1, "control": 1}, 3)],
+    11: [("mul", {}, 1)],
+    12: [("mulh", {"multi_cycle": 4}, 5)],
+    13: [("mulh", {"multi_cycle": 4}, 5), ADDI1],
+    14: divide("div", 34), 15: divide("divu", 3), 16: divide("div", 35), 17: divide("div", 32),
+    18: [("fadd.s", {}, 1), ("fadd.s", {}, 1)],
+    19: [("fmul.s", {}, 1), ("fmadd.s", {}, 1), ("fmadd.s", {}, 1)],
+    20: fp_then_use("fdiv.s", 19),
+    21: fp_then_use("fdiv.s", 6),
+    22: [("fdiv.s", {}, 1), ADDI1],
+    23: fp_then_use("fdiv.s", 19),  # an independent FP instruction waits for the busy div/sqrt unit
+    24: [("flw", {}, 2), ("fadd.s", {"load_use": 1}, 1)],
+    25: [("csrr", {}, 1)],
+    26: [("lw", {"multi_cycle": 1}, 2)],
+    27: fp_then_use("fsqrt.s", 19),
+    28: [("cv.setupi", {}, 1)] + [ADDI1] * 30,  # 10 x 3, the loop-back costs nothing
+    29: [("cv.setupi", {}, 1), ADDI1, ADDI1, ("lw", {}, 2)]
+        + [("addi", {"load_use": 1}, 1), ADDI1, ("lw", {}, 2)] * 2
+        + [("addi", {"load_use": 1}, 1), ADDI1, ("lw", {}, 1)],
+    30: [("cv.setupi", {}, 1)] + NESTED_INNER * 3,
+    31: [("vfmul.h", {}, 1), ("vfmac.h", {}, 1), ("vfmac.h", {}, 1)],
+    32: [("fadd.h", {}, 1), ("fadd.h", {}, 1)],
+    33: [("vfdotpex.s.h", {}, 1), ("vfdotpex.s.h", {}, 1)],
+    34: fp_then_use("fdiv.h", 19),
+    35: fp_then_use("vfdiv.h", 19),
+    36: fp_then_use("vfdiv.h", 6),
+    37: [("vfcpka.h.s", {}, 1), ("vfadd.h", {}, 1)],
+    38: [("lw", {"multi_cycle": 1}, 3), ("addi", {"load_use": 1}, 1)],  # split: 2 cycles, its user 1 more
+    39: [("lh", {"multi_cycle": 1}, 3), ("addi", {"load_use": 1}, 1)],
+    40: [("lhu", {}, 2), ("addi", {"load_use": 1}, 1)],
+    41: [("lw", {"multi_cycle": 1}, 2), ADDI1],
+    42: [("flw", {"multi_cycle": 1}, 3), ("fadd.s", {"load_use": 1}, 1)],
+    43: divide("div", 34), 44: divide("rem", 33), 45: divide("div", 32), 46: divide("div", 17),
+    47: divide("divu", 3), 48: divide("div", 33),
+    49: fp_then_use("fdiv.s", 7), 50: fp_then_use("fdiv.s", 8), 51: fp_then_use("fdiv.s", 3),
+    52: fp_then_use("fsqrt.s", 7), 53: fp_then_use("fsqrt.s", 6), 54: fp_then_use("fdiv.s", 5),
+    55: fp_then_use("fdiv.s", 8),
+    56: [("fdiv.s", {}, 19), ("fdiv.s", {"fpu_dependency": 18}, 19), ("fdiv.s", {"fpu_dependency": 18}, 17),
+         ("fadd.s", {"fpu_dependency": 16}, 1)],
+}
+
+
+def parse(path):
+    """The trace's lines as dicts, and its comment lines."""
+    lines, comments = [], []
+    with open(path) as f:
+        for text in f:
+            text = text.rstrip("\n")
+            if text.startswith("#"):
+                comments.append(text)
+                continue
+            m = LINE.match(text)
+            if not m:
+                raise ValueError(f"{path}: malformed line: {text!r}")
+            parts = re.split(r"\s{2,}", m.group(6).strip())
+            line = {"cycle": int(m.group(1)), "core": int(m.group(2)), "pc": int(m.group(3), 16),
+                    "where": m.group(4), "raw": m.group(5), "insn": parts[0], "writes": {}, "stalls": {},
+                    "text": text}
+            for part in parts[1:]:
+                if part.startswith("stall "):
+                    line["stalls"] = {k: int(v) for k, v in (s.split(":") for s in part.split()[1:])}
+                else:
+                    line["writes"] = dict(w.split("=") for w in part.split())
+            lines.append(line)
+    return lines, comments
+
+
+def mnemonic(line):
+    return line["insn"].split()[0]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sim", required=True)
+    ap.add_argument("--timing-elf", required=True, help="timing_sequences.elf (tests/timing/sequences.S)")
+    ap.add_argument("--cluster-elf", required=True, help="trace_cluster.elf (tests/cli/trace_cluster.c)")
+    ap.add_argument("--illegal-elf", required=True, help="bad_illegal_instruction.elf")
+    ap.add_argument("--workdir", required=True)
+    args = ap.parse_args()
+    w = fresh_dir(args.workdir)
+    check = Checks()
+
+    def run(elf, *extra, trace=None, report=None):
+        cmd = [args.sim, "run", "-q", *extra]
+        if trace:
+            cmd += ["--trace", trace]
+        if report:
+            cmd += ["--report-json", report]
+        return subprocess.run(cmd + [elf], capture_output=True, text=True)
+
+    # ---- cycles of the hazard sequences (bare mode) ----
+    t, rep = os.path.join(w, "timing.trace"), os.path.join(w, "timing.json")
+    r = run(args.timing_elf, "--bare", trace=t, report=rep)
+    check(r.returncode == 0, f"the timing sequences run traced ({r.stderr.strip()[:200]})")
+    lines, _ = parse(t)
+    report = json.load(open(rep))
+    check(len(lines) == report["cores"][0]["instret"],
+          f"bare: one line per retired instruction ({len(lines)} lines, report {report['cores'][0]['instret']})")
+    mcycle = [ln for ln in lines if re.match(r"csrr t\d, mcycle$", ln["insn"])]
+    check(mcycle and all(int(next(iter(ln["writes"].values())), 16) == ln["cycle"] for ln in mcycle),
+          f"every csrr of mcycle reads the cycle its line shows ({len(mcycle)} reads)")
+    cases, i = {}, 0
+    while i < len(lines):
+        if lines[i]["insn"] == "csrr t0, mcycle":
+            j = next(k for k in range(i + 1, len(lines)) if lines[k]["insn"] == "csrr t1, mcycle")
+            store = lines[j + 2]  # csrr t1; sub t1, t1, t0; sw t1, 4*i(s0)
+            m = re.match(r"sw t1, (\d+)\(s0\)$", store["insn"])
+            if m:
+                cases[int(m.group(1)) // 4] = (lines[i:j + 1], int(next(iter(store["writes"].values())), 16))
+            i = j + 1
+        else:
+            i += 1
+    check(len(cases) == len(CASES), f"{len(cases)} hazard cases found in the trace ({len(CASES)} expected)")
+    measured_agree = all(span[-1]["cycle"] - span[0]["cycle"] == stored for span, stored in cases.values())
+    check(measured_agree, "every case: its lines span the cycles the program measured with mcycle")
+    for index, expected in sorted(CASES.items()):
+        if index not in cases:
+            continue
+        span = cases[index][0]
+        full = [("csrr", {"multi_cycle": 3}, 4)] + expected  # csrr of mcycle: 4 cycles
+        got = [(mnemonic(ln), ln["stalls"], nxt["cycle"] - ln["cycle"]) for ln, nxt in zip(span, span[1:])]
+        if not check(got == full, f"case {index}: per-line mnemonics, stalls and cycles to the next line"):
+            print("    expected", full)
+            print("    traced  ", got)
+
+    # ---- the cluster: completeness and filters ----
+    full_path, rep = os.path.join(w, "cluster.trace"), os.path.join(w, "cluster.json")
+    plain = os.path.join(w, "plain.json")
+    r = run(args.cluster_elf, trace=full_path, report=rep)
+    check(r.returncode == 0, f"the cluster program runs traced ({r.stderr.strip()[:200]})")
+    run(args.cluster_elf, report=plain)
+    report = json.load(open(rep))
+    check(report["cores"] == json.load(open(plain))["cores"], "tracing changes no cycle count (every core)")
+    full, _ = parse(full_path)
+    for i, core in enumerate(report["cores"]):
+        mine = [ln for ln in full if ln["core"] == i]
+        sums = {k: sum(ln["stalls"].get(k, 0) for ln in mine) for k in core["stalls"]}
+        check(len(mine) == core["instret"] and
+              all(sums[k] == v for k, v in core["stalls"].items() if k != "sleep") and
+              sums["sleep"] <= core["stalls"]["sleep"],
+              f"core {i}: {len(mine)} lines for {core['instret']} instructions; stall columns add up to the report")
+
+    def traced(*extra):
+        path = os.path.join(w, "filtered.trace")
+        r = run(args.cluster_elf, *extra, trace=path)
+        return parse(path)[0] if r.returncode == 0 else None
+
+    def same(a, b):
+        return a is not None and [x["text"] for x in a] == [x["text"] for x in b]
+
+    only1 = traced("--trace-cores", "1")
+    check(only1 is not None and only1 and all(ln["core"] == 1 for ln in only1) and
+          same(only1, [ln for ln in full if ln["core"] == 1]),
+          "--trace-cores 1: only core 1's lines, as in the full trace")
+    some = traced("--trace-cores", "0,3-5")
+    check(same(some, [ln for ln in full if ln["core"] in (0, 3, 4, 5)]),
+          "--trace-cores 0,3-5: exactly cores 0, 3, 4 and 5")
+    cycles = sorted(ln["cycle"] for ln in full)
+    lo, hi = cycles[len(cycles) * 2 // 5], cycles[len(cycles) * 3 // 5]
+    window = traced("--trace-window", f"{lo}:{hi}")
+    check(same(window, [ln for ln in full if lo <= ln["cycle"] < hi]) and window,
+          f"--trace-window {lo}:{hi}: exactly the lines issued in [{lo}, {hi})")
+    region = traced("--trace-region", "sums")
+    sums = next(x for x in report["regions"] if x["name"] == "sums")
+    if check(region is not None and len(region) == sums["instret"] and len(region) > 0,
+             f"--trace-region sums: as many lines as the report's region instructions ({sums['instret']})"):
+        start = next(k for k, ln in enumerate(full) if ln["text"] == region[0]["text"])
+        block = full[start:start + len(region)]
+        after = full[start + len(region)]
+        check(same(region, block) and mnemonic(block[0]) == "ecall" and mnemonic(after) == "ecall" and
+              after["core"] == block[0]["core"],
+              "the region's lines are the full trace's from region_begin's ecall to the one before region_end's")
+    both = traced("--trace-region", "sums", "--trace-cores", "2", "--trace-window", f"{lo}:")
+    check(region is not None and same(both, [ln for ln in region if ln["core"] == 2 and ln["cycle"] >= lo]),
+          "filters combine: region, core and an open-ended window")
+
+    # ---- bad input: exit 2, one line, no file ----
+    out = os.path.join(w, "bad.trace")
+    for extra, what in [(["--trace", out, "--trace-window", "10:5"], "a window that ends before it starts"),
+                        (["--trace", out, "--trace-window", "x:5"], "a window that is not numbers"),
+                        (["--trace", out, "--trace-cores", "9"], "core 9 of 8"),
+                        (["--trace", out, "--trace-cores", "1,,2"], "a malformed core list"),
+                        (["--trace", out, "--trace-region", "no_such_region"], "an unknown region"),
+                        (["--trace", os.path.join(w, "missing", "t.trace")], "a path in a missing folder"),
+                        (["--trace", w], "a folder as the path"),
+                        (["--trace", "/proc/pulpsim.trace"], "a folder that takes no new file"),
+                        (["--trace-cores", "1"], "a filter without --trace")]:
+        if os.path.exists(out):
+            os.remove(out)
+        r = subprocess.run([args.sim, "run", "-q", *extra, args.cluster_elf], capture_output=True, text=True)
+        err = r.stderr.strip().splitlines()
+        check(r.returncode == 2 and len(err) == 1 and not r.stdout and not os.path.exists(out),
+              f"{what}: exit 2, one line, no file ({err})")
+    r = subprocess.run([args.sim, "run", "-q", "--trace", "/dev/null", args.cluster_elf], capture_output=True)
+    check(r.returncode == 0, "--trace /dev/null is accepted")
+
+    # ---- a simulation error: what was traced stays, with the reason ----
+    t = os.path.join(w, "illegal.trace")
+    r = run(args.illegal_elf, "--bare", trace=t)
+    lines, comments = parse(t) if os.path.exists(t) else ([], [])
+    check(r.returncode == 3 and len(lines) == 1 and lines[0]["insn"] == "li a0, 1" and
+          comments and comments[-1].startswith("# the run stopped: illegal instruction"),
+          f"an illegal instruction: exit 3, the trace up to it and why it stopped ({comments[-1:] if comments else None})")
+    return check.exit_status()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
