@@ -73,9 +73,9 @@ int command_run(const std::vector<std::string>& args) {
         "as "
         "Chrome trace-event JSON to FILE, for ui.perfetto.dev or chrome://tracing (1 us = 1 cycle)")(
         "view-window", po::value(&view_window)->value_name("FROM:TO"),
-        "--vcd and --timeline show only cycles FROM to TO (either may be left out)")(
+        "--vcd, --timeline and --profile show only cycles FROM to TO (either may be left out)")(
         "view-region", po::value(&view_regions)->value_name("NAME")->composing(),
-        "--vcd and --timeline show only the runs of perf region NAME (repeatable)")(
+        "--vcd, --timeline and --profile show only the runs of perf region NAME (repeatable)")(
         "console-addr", po::value(&console)->value_name("ADDR"),
         "memory-mapped console: a store to ADDR prints its low byte")(
         "exit-addr", po::value(&exit_addr)->value_name("ADDR"),
@@ -175,8 +175,11 @@ int command_run(const std::vector<std::string>& args) {
                                             ? pulpsim::CycleWindow::parse("--trace-window", trace_window)
                                             : pulpsim::CycleWindow{};
     const bool views = vm.count("vcd") || vm.count("timeline");
-    if ((vm.count("view-window") || vm.count("view-region")) && !views)
-        throw UsageError("--view-window and --view-region limit --vcd and --timeline: give one of them");
+    const bool profiling = vm.count("profile") || vm.count("profile-lines") || vm.count("profile-annotate") ||
+                           vm.count("profile-json");
+    if ((vm.count("view-window") || vm.count("view-region")) && !views && !profiling)
+        throw UsageError(
+            "--view-window and --view-region limit --vcd, --timeline and --profile: give one of them");
     const pulpsim::ViewFilter view_filter(vm.count("view-window")
                                               ? pulpsim::CycleWindow::parse("--view-window", view_window)
                                               : pulpsim::CycleWindow{},
@@ -201,9 +204,12 @@ int command_run(const std::vector<std::string>& args) {
             "{}: line tables read in {:.2f} ms", program,
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
     }
+    // The profile asks its filter as the run goes, so the filter follows the regions itself.
+    pulpsim::ViewFilter profile_filter = view_filter;
     std::optional<pulpsim::Profile> profile;
-    if (print_profile || vm.count("profile-json"))
-        profile.emplace(elf, source_lines ? &*source_lines : nullptr);
+    if (profiling)
+        profile.emplace(elf, source_lines ? &*source_lines : nullptr,
+                        view_filter.filters() ? &profile_filter : nullptr);
     std::optional<pulpsim::ActivityRecorder> activity;
     if (views) activity.emplace(elf, view_filter);
     std::optional<pulpsim::ViewFilter> trace_filter;
@@ -236,6 +242,7 @@ int command_run(const std::vector<std::string>& args) {
         if (!memory_map.empty()) options.memory_map = pulpsim::parse_memory_map(memory_map);
         bare_system = std::make_unique<pulpsim::BareSystem>("bare", elf, options);
         if (profile) profile->attach(bare_system->machine().hart());
+        if (profile && !view_regions.empty()) profile_filter.follow_regions(bare_system->machine().host());
         if (activity) activity->attach(bare_system->machine());
         make_trace(1, bare_system->machine().host());
         if (trace) {
@@ -255,6 +262,7 @@ int command_run(const std::vector<std::string>& args) {
         if (profile)
             for (const auto& hart : cluster_system->machine().harts())
                 profile->attach(*hart);
+        if (profile && !view_regions.empty()) profile_filter.follow_regions(cluster_system->machine().host());
         if (activity) activity->attach(cluster_system->machine());
         make_trace(static_cast<unsigned>(cluster_system->machine().harts().size()),
                    cluster_system->machine().host());
