@@ -192,6 +192,8 @@ def fmt(v):
         return "-".join(fmt(x) for x in v)
     if abs(v) >= 10000:
         return f"{v:,.0f}".replace(",", " ")
+    if float(v).is_integer():
+        return f"{v:.0f}"
     if abs(v) >= 100:
         return f"{v:.0f}"
     if abs(v) >= 10:
@@ -250,11 +252,6 @@ def render(rows, meta):
             out += ["", "Why the off figures differ:", ""]
             for r in off:
                 out.append(f"- **{r['what']}** ({r['ratio']:.2f}x): {r['reason']}")
-        notes = [r for r in seed_rows if r.get("note")]
-        if notes:
-            out += [""]
-            for r in notes:
-                out.append(f"- {r['what']}: {r['note']}")
         extra = meta.get("extra", {}).get(seed)
         if extra:
             out += [""] + extra
@@ -455,7 +452,7 @@ def measure(runner):
     figures, extra = [], {}
     started = time.time()
 
-    def fig(fid, ours, measured_by, details=None, ours_text=None, note=None):
+    def fig(fid, ours, measured_by, details=None, ours_text=None):
         seed, what, paper, bound, unit, source = PAPER[fid]
         details = dict(details or {})
         if "ipm" in details and bound == "value" and ours:
@@ -463,7 +460,7 @@ def measure(runner):
             details["paper_ipm"] = details["ipm"] * (ours / paper if unit == "" else paper / ours)
         figures.append({"id": fid, "seed": seed, "what": what, "paper": paper, "bound": bound, "unit": unit,
                         "source": source, "ours": ours, "ours_text": ours_text, "measured_by": measured_by,
-                        "details": details, "note": note})
+                        "details": details})
 
     log("building the autotuned DAE and DS-CNN")
     tuned = runner.tuned_build()
@@ -518,10 +515,10 @@ def measure(runner):
         details = dict(s, best=b, pick=paper_pick[step], pick_mpc=pick["mac_per_cycle"], m=m, n=n, k=k,
                        per_core_macs=s["macs"] / 8, pick_stats=pick)
         fig(f"s000.fc_{step}_8", s["mac_per_cycle"],
-            f"`matmul_compare.elf` M={m} N={n} K={k} (linear 640x16), fastest of 24 kernels, 8 cores",
-            details, ours_text=f"{s['mac_per_cycle']:.2f} (`{b}`)",
-            note=None if b == paper_pick[step] else
-            f"the paper's pick `{paper_pick[step]}` runs at {pick['mac_per_cycle']:.2f} MAC/cycle here")
+            f"`matmul_compare.elf` M={m} N={n} K={k} (linear 640x16), fastest of 24 kernels, 8 cores"
+            + ("" if b == paper_pick[step] else
+               f"; the paper's pick `{paper_pick[step]}` runs at {pick['mac_per_cycle']:.2f} here"),
+            details, ours_text=f"{s['mac_per_cycle']:.2f} (`{b}`)")
 
     # best step: every Linear / PointWise step above and every weighted region of the networks, 8 cores
     candidates = []
@@ -703,8 +700,10 @@ def measure(runner):
         for b in bws:
             d[f"mpc_{b}"] = grid[(c, t128, b)]["mac_per_cycle"]
             d[f"verdict_{b}"] = grid[(c, t128, b)]["dma_verdict"]
-        fig(f"s003.knee_{c}", knee, "reduced `seed003-mobilenet` sweep: the lowest bandwidth reaching 95% of the "
-            "MAC/cycle at 128 bit/cycle", d)
+        near = (f" ({below[-1]} bit/cyc: {d['prev_share']:.1f}%)" if below else "")
+        fig(f"s003.knee_{c}", knee, "a reduced grid of `seed003-mobilenet.yaml` through `pulpsim sweep` (table "
+            "below): the lowest bandwidth reaching 95% of the MAC/cycle at 128 bit/cycle", d,
+            ours_text=f"{knee}{near}")
         cells = [f"{grid[(c, t128, b)]['mac_per_cycle']:.3f}" + ("*" if grid[(c, t128, b)]["dma_verdict"] == "dma-bound"
                                                                else "") for b in bws]
         table.append(f"| {c} | " + " | ".join(cells) + f" | {knee} |")
@@ -719,12 +718,14 @@ def measure(runner):
              "dma_util": 100 * row["dma_utilisation"], "mpc_128": l1[128]["mac_per_cycle"],
              "mbytes": moved / 1e6, "bytes_per_mac": moved / row["macs"], "dma_bound_mpc": row["macs"] / moved,
              "paper_bytes_per_mac": 1.0 / PAPER[f"s003.l1_{kib}"][2],
+             "bytes_ratio": (1.0 / PAPER[f"s003.l1_{kib}"][2]) / (moved / row["macs"]),
              "mpc_512": l1[512]["mac_per_cycle"], "gain": l1[512]["mac_per_cycle"] / l1[128]["mac_per_cycle"],
              "step_mpc": mbd["step_mpc"], "pw_mpc": mbd["pw_mpc"], "pw_share": mbd["pw_share"]}
-        fig(f"s003.l1_{kib}", row["mac_per_cycle"], f"reduced sweep, 8 cores, 8 bit/cycle, {kib} KiB TCDM, "
-            "`train_step`", d)
+        fig(f"s003.l1_{kib}", row["mac_per_cycle"], f"the reduced sweep (`train_step`), 8 cores, 8 bit/cycle, "
+            f"{kib} KiB TCDM", d)
     row = grid[(8, t128, 64)]
-    fig("s003.l1_128_64bit", row["mac_per_cycle"], "reduced sweep, 8 cores, 64 bit/cycle, 128 KiB TCDM",
+    fig("s003.l1_128_64bit", row["mac_per_cycle"], "the reduced sweep (`train_step`), 8 cores, 64 bit/cycle, "
+        "128 KiB TCDM",
         {"mpc": row["mac_per_cycle"], "overlap": 100 * row["dma_overlap"], "verdict": row["dma_verdict"],
          "step_mpc": mbd["step_mpc"], "pw_mpc": mbd["pw_mpc"], "pw_share": mbd["pw_share"],
          "mpc_8": l1[128]["mac_per_cycle"]})

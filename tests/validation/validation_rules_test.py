@@ -22,7 +22,7 @@ from checks import Checks, fresh_dir  # noqa: E402
 def figure(fid, paper, ours, bound="value", details=None):
     return {"id": fid, "seed": "000", "what": f"figure {fid}", "paper": paper, "bound": bound, "unit": "",
             "source": "Sec. 1", "ours": ours, "ours_text": None, "measured_by": "a synthetic run",
-            "details": details or {}, "note": None}
+            "details": details or {}}
 
 
 def main():
