@@ -341,7 +341,8 @@ class Runner:
         folder = os.path.join(self.work, "tuned")
         tuning = os.path.abspath("kernels/networks/tuning/pulp-open.yaml")
         for argv in (["cmake", "-S", "kernels", "-B", folder, "-G", "Ninja", f"-DPULPSIM_TUNING={tuning}"],
-                     ["cmake", "--build", folder, "--target", "riscv_network_dae", "riscv_network_ds_cnn"]):
+                     ["cmake", "--build", folder, "-j", str(self.args.jobs), "--target", "riscv_network_dae",
+                      "riscv_network_ds_cnn"]):
             r = subprocess.run(argv, capture_output=True, text=True)
             if r.returncode != 0:
                 last = (r.stderr.strip() or r.stdout.strip() or "no output").splitlines()[-1]
