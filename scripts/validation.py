@@ -192,8 +192,8 @@ def fmt(v):
         return "-".join(fmt(x) for x in v)
     if abs(v) >= 10000:
         return f"{v:,.0f}".replace(",", " ")
-    if float(v).is_integer():
-        return f"{v:.0f}"
+    if isinstance(v, int):
+        return f"{v}"
     if abs(v) >= 100:
         return f"{v:.0f}"
     if abs(v) >= 10:
