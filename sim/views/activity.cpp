@@ -4,6 +4,7 @@
 
 #include "cluster/bare_system.hpp"
 #include "cluster/cluster_system.hpp"
+#include "views/sort_keeping_order.hpp"
 
 namespace pulpsim {
 namespace {
@@ -276,11 +277,10 @@ void ActivityRecorder::finish(uint64_t run_end) {
         std::sort(busy.begin(), busy.end(), by_from);
     for (auto& waits : bank_waits_)
         std::sort(waits.begin(), waits.end(), by_from);
-    std::stable_sort(
-        dma_transfers_.begin(), dma_transfers_.end(),
-        [](const DmaTransferSpan& a, const DmaTransferSpan& b) { return a.started < b.started; });
-    std::stable_sort(events_.begin(), events_.end(),
-                     [](const Event& a, const Event& b) { return a.cycle < b.cycle; });
+    sort_keeping_order(dma_transfers_, [](const DmaTransferSpan& a, const DmaTransferSpan& b) {
+        return a.started < b.started;
+    });
+    sort_keeping_order(events_, [](const Event& a, const Event& b) { return a.cycle < b.cycle; });
 }
 
 } // namespace pulpsim

@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "views/sort_keeping_order.hpp"
+
 namespace pulpsim {
 namespace {
 
@@ -69,7 +71,7 @@ std::vector<NestedRun> nested_regions(const ActivityRecorder& rec) {
     std::vector<NestedRun> runs;
     for (const auto& r : rec.regions())
         if (r.end > r.begin) runs.push_back({&r, r.begin, r.end, 0});
-    std::stable_sort(runs.begin(), runs.end(), [](const NestedRun& a, const NestedRun& b) {
+    sort_keeping_order(runs, [](const NestedRun& a, const NestedRun& b) {
         return a.begin != b.begin ? a.begin < b.begin : a.end > b.end;
     });
     std::vector<uint64_t> open_ends;
@@ -86,7 +88,7 @@ std::vector<NestedRun> nested_regions(const ActivityRecorder& rec) {
 // Sorted so that a slice comes after the slices it lies in; a slice that would overlap the one around it
 // without lying inside it is cut to fit (trace viewers accept only strictly nested slices on a track).
 void nest(std::vector<Slice>& slices) {
-    std::stable_sort(slices.begin(), slices.end(), [](const Slice& a, const Slice& b) {
+    sort_keeping_order(slices, [](const Slice& a, const Slice& b) {
         if (a.from != b.from) return a.from < b.from;
         if (a.to != b.to) return a.to > b.to;
         return a.level < b.level;
@@ -236,8 +238,7 @@ void write_timeline(const ActivityRecorder& rec, std::ostream& os) {
             deltas.emplace_back(t.enqueued, bytes);
             deltas.emplace_back(t.completion, -bytes);
         }
-        std::stable_sort(deltas.begin(), deltas.end(),
-                         [](const auto& a, const auto& b) { return a.first < b.first; });
+        sort_keeping_order(deltas, [](const auto& a, const auto& b) { return a.first < b.first; });
         int64_t level = 0;
         for (size_t i = 0; i < deltas.size();) {
             const uint64_t cycle = deltas[i].first;

@@ -8,6 +8,8 @@
 #include <map>
 #include <queue>
 
+#include "views/sort_keeping_order.hpp"
+
 namespace pulpsim {
 namespace {
 
@@ -86,8 +88,7 @@ std::vector<Change> union_changes(const std::vector<Busy>& busy) {
 
 // The running sum of `deltas` (cycle, +/- amount), one change per cycle where it moves.
 std::vector<Change> sum_changes(std::vector<std::pair<uint64_t, int64_t>> deltas) {
-    std::stable_sort(deltas.begin(), deltas.end(),
-                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    sort_keeping_order(deltas, [](const auto& a, const auto& b) { return a.first < b.first; });
     std::vector<Change> out;
     int64_t level = 0;
     for (size_t i = 0; i < deltas.size();) {
@@ -117,7 +118,7 @@ Signal region_signal(const ActivityRecorder& rec, bool with_changes) {
             bounds.push_back({runs[i].end, false, i});
         }
     // At one cycle, regions that end go before those that begin.
-    std::stable_sort(bounds.begin(), bounds.end(), [](const Boundary& a, const Boundary& b) {
+    sort_keeping_order(bounds, [](const Boundary& a, const Boundary& b) {
         return a.cycle != b.cycle ? a.cycle < b.cycle : (!a.begins && b.begins);
     });
     std::vector<size_t> open;
@@ -130,8 +131,7 @@ Signal region_signal(const ActivityRecorder& rec, bool with_changes) {
                 std::erase(open, bounds[i].run);
         }
         std::vector<size_t> by_depth = open;
-        std::stable_sort(by_depth.begin(), by_depth.end(),
-                         [&](size_t a, size_t b) { return runs[a].depth < runs[b].depth; });
+        sort_keeping_order(by_depth, [&](size_t a, size_t b) { return runs[a].depth < runs[b].depth; });
         std::string label;
         for (size_t r : by_depth)
             label += (label.empty() ? "" : "/") + runs[r].name;
