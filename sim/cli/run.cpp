@@ -1,7 +1,9 @@
 // pulpsim run: one program on one platform, and its report.
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fmt/format.h>
 #include <iostream>
 #include <memory>
@@ -17,9 +19,12 @@
 #include "cluster/report.hpp"
 #include "core/disassembler.hpp"
 #include "memory/elf_image.hpp"
+#include "views/activity.hpp"
 #include "views/profile.hpp"
 #include "views/source_lines.hpp"
+#include "views/timeline.hpp"
 #include "views/trace.hpp"
+#include "views/vcd.hpp"
 #include "views/view_filter.hpp"
 
 namespace po = boost::program_options;
@@ -34,8 +39,8 @@ int command_run(const std::vector<std::string>& args) {
     std::string platform_file;
     std::vector<std::string> sets, symbols;
     std::string max_cycles = "10000000000", quantum, console, exit_addr, json_path, csv_path, memory_map,
-                profile_json, trace_path, trace_cores, trace_window;
-    std::vector<std::string> trace_regions;
+                profile_json, vcd_path, timeline_path, view_window, trace_path, trace_cores, trace_window;
+    std::vector<std::string> trace_regions, view_regions;
     std::string log_level = "warn";
     desc.add_options()("help,h", "show this help")(
         "platform", po::value(&platform_file)->value_name("FILE"),
@@ -60,6 +65,17 @@ int command_run(const std::vector<std::string>& args) {
         "trace only the instructions issued in cycles FROM <= c < TO (FROM: or :TO leave one end open)")(
         "trace-region", po::value(&trace_regions)->value_name("NAME")->composing(),
         "trace only while the perf region NAME is open (repeatable)")(
+        "vcd", po::value(&vcd_path)->value_name("FILE"),
+        "write what every core, FPU, TCDM bank, DMA channel and the event unit did in each cycle as a VCD to "
+        "FILE, and a GTKWave save file showing it grouped to FILE.gtkw (gtkwave FILE.gtkw)")(
+        "timeline", po::value(&timeline_path)->value_name("FILE"),
+        "write a timeline of the run (per core: perf regions, functions, sleeps; DMA transfers; MAC/cycle) "
+        "as "
+        "Chrome trace-event JSON to FILE, for ui.perfetto.dev or chrome://tracing (1 us = 1 cycle)")(
+        "view-window", po::value(&view_window)->value_name("FROM:TO"),
+        "--vcd, --timeline and --profile show only cycles FROM to TO (either may be left out)")(
+        "view-region", po::value(&view_regions)->value_name("NAME")->composing(),
+        "--vcd, --timeline and --profile show only the runs of perf region NAME (repeatable)")(
         "console-addr", po::value(&console)->value_name("ADDR"),
         "memory-mapped console: a store to ADDR prints its low byte")(
         "exit-addr", po::value(&exit_addr)->value_name("ADDR"),
@@ -135,10 +151,22 @@ int command_run(const std::vector<std::string>& args) {
     }
 
     // A report path that cannot take a file is bad input, found before the run rather than after it.
-    for (const char* option : {"report-json", "report-csv", "profile-json"})
-        if (vm.count(option)) pulpsim::check_output_path(vm[option].as<std::string>());
+    std::vector<std::pair<std::string, std::string>> outputs; // option, path
+    for (const char* option : {"report-json", "report-csv", "profile-json", "vcd", "timeline", "trace"})
+        if (vm.count(option)) outputs.emplace_back(option, vm[option].as<std::string>());
+    if (vm.count("vcd")) outputs.emplace_back("vcd", vcd_path + ".gtkw");
+    for (size_t i = 0; i < outputs.size(); ++i) {
+        if (outputs[i].first == "trace")
+            pulpsim::Trace::check_path(outputs[i].second);
+        else
+            pulpsim::check_output_path(outputs[i].second);
+        for (size_t j = 0; j < i; ++j)
+            if (std::filesystem::weakly_canonical(outputs[i].second) ==
+                std::filesystem::weakly_canonical(outputs[j].second))
+                throw UsageError(fmt::format("--{} and --{} name the same file {}", outputs[j].first,
+                                             outputs[i].first, outputs[i].second));
+    }
     const bool tracing = vm.count("trace") > 0;
-    if (tracing) pulpsim::Trace::check_path(trace_path);
     if (!tracing)
         for (const char* option : {"trace-cores", "trace-window", "trace-region"})
             if (vm.count(option))
@@ -146,8 +174,19 @@ int command_run(const std::vector<std::string>& args) {
     const pulpsim::CycleWindow window = vm.count("trace-window")
                                             ? pulpsim::CycleWindow::parse("--trace-window", trace_window)
                                             : pulpsim::CycleWindow{};
+    const bool views = vm.count("vcd") || vm.count("timeline");
+    const bool profiling = vm.count("profile") || vm.count("profile-lines") || vm.count("profile-annotate") ||
+                           vm.count("profile-json");
+    if ((vm.count("view-window") || vm.count("view-region")) && !views && !profiling)
+        throw UsageError(
+            "--view-window and --view-region limit --vcd, --timeline and --profile: give one of them");
+    const pulpsim::ViewFilter view_filter(vm.count("view-window")
+                                              ? pulpsim::CycleWindow::parse("--view-window", view_window)
+                                              : pulpsim::CycleWindow{},
+                                          {}, view_regions);
     const pulpsim::ElfImage elf = pulpsim::ElfImage::load(program);
     pulpsim::check_region_names("--trace-region", trace_regions, elf);
+    pulpsim::check_region_names("--view-region", view_regions, elf);
     spdlog::info("{}: entry {:#010x}, {} segments", program, elf.entry(), elf.segments().size());
 
     pulpsim::RunOutcome outcome;
@@ -165,9 +204,14 @@ int command_run(const std::vector<std::string>& args) {
             "{}: line tables read in {:.2f} ms", program,
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
     }
+    // The profile asks its filter as the run goes, so the filter follows the regions itself.
+    pulpsim::ViewFilter profile_filter = view_filter;
     std::optional<pulpsim::Profile> profile;
-    if (print_profile || vm.count("profile-json"))
-        profile.emplace(elf, source_lines ? &*source_lines : nullptr);
+    if (profiling)
+        profile.emplace(elf, source_lines ? &*source_lines : nullptr,
+                        view_filter.filters() ? &profile_filter : nullptr);
+    std::optional<pulpsim::ActivityRecorder> activity;
+    if (views) activity.emplace(elf, view_filter);
     std::optional<pulpsim::ViewFilter> trace_filter;
     std::optional<pulpsim::Trace> trace;
     // The cores exist once the platform is built: the filter is made then, the file opened just before the
@@ -198,6 +242,8 @@ int command_run(const std::vector<std::string>& args) {
         if (!memory_map.empty()) options.memory_map = pulpsim::parse_memory_map(memory_map);
         bare_system = std::make_unique<pulpsim::BareSystem>("bare", elf, options);
         if (profile) profile->attach(bare_system->machine().hart());
+        if (profile && !view_regions.empty()) profile_filter.follow_regions(bare_system->machine().host());
+        if (activity) activity->attach(bare_system->machine());
         make_trace(1, bare_system->machine().host());
         if (trace) {
             trace->attach(bare_system->machine().hart());
@@ -216,6 +262,8 @@ int command_run(const std::vector<std::string>& args) {
         if (profile)
             for (const auto& hart : cluster_system->machine().harts())
                 profile->attach(*hart);
+        if (profile && !view_regions.empty()) profile_filter.follow_regions(cluster_system->machine().host());
+        if (activity) activity->attach(cluster_system->machine());
         make_trace(static_cast<unsigned>(cluster_system->machine().harts().size()),
                    cluster_system->machine().host());
         if (trace) {
@@ -245,7 +293,28 @@ int command_run(const std::vector<std::string>& args) {
         reports.emplace_back(profile_json,
                              profile->json().dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
                                  "\n");
-    pulpsim::write_files_atomically(reports);
+    std::vector<std::pair<std::string, pulpsim::FileWriter>> files;
+    for (const auto& [path, contents] : reports)
+        files.emplace_back(path, [&contents = contents](std::ostream& os) { os << contents; });
+    if (activity) {
+        activity->finish(outcome.cycles);
+        if (!view_regions.empty() &&
+            std::none_of(activity->regions().begin(), activity->regions().end(),
+                         [&](const auto& r) { return view_filter.names_region(r.name); }))
+            spdlog::warn("--view-region: {} never ran; the views show no cycles", view_filter.describe());
+        else if (activity->shown().empty())
+            spdlog::warn("the views show no cycles: {} lies beyond the run's {} cycles",
+                         view_filter.describe(), activity->end());
+        if (vm.count("vcd")) {
+            files.emplace_back(vcd_path, [&](std::ostream& os) { pulpsim::write_vcd(*activity, os); });
+            files.emplace_back(vcd_path + ".gtkw",
+                               [&](std::ostream& os) { os << pulpsim::gtkw_for_vcd(*activity, vcd_path); });
+        }
+        if (vm.count("timeline"))
+            files.emplace_back(timeline_path,
+                               [&](std::ostream& os) { pulpsim::write_timeline(*activity, os); });
+    }
+    pulpsim::write_files_atomically(files);
     if (!vm.count("quiet")) pulpsim::print_report_table(std::cout, view, outcome);
     if (print_profile) {
         pulpsim::Profile::PrintOptions options;

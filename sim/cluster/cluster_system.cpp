@@ -35,6 +35,7 @@ ClusterMachine::ClusterMachine(const ElfImage& elf, const PlatformConfig& config
     tc.first_dma_port = cores;
     interconnect_ = std::make_unique<TcdmInterconnect>(tc);
     arbiter_.interconnect = interconnect_.get();
+    observed_arbiter_.interconnect = interconnect_.get();
     tcdm_ram_ = &bus_.add_ram("tcdm", config_.tcdm.base, config_.tcdm.size);
     Ram& l2 = bus_.add_ram("l2", config_.l2.base, config_.l2.size);
     l2.set_access_latency(config_.l2.latency > 0 ? config_.l2.latency - 1 : 0);
@@ -155,6 +156,16 @@ void ClusterMachine::write_symbol_word(const std::string& name, uint32_t value) 
     const uint8_t bytes[4] = {static_cast<uint8_t>(value), static_cast<uint8_t>(value >> 8),
                               static_cast<uint8_t>(value >> 16), static_cast<uint8_t>(value >> 24)};
     bus_.write_bytes(*addr, bytes, 4);
+}
+
+void ClusterMachine::observe(const ClusterObservers& o) {
+    interconnect_->set_conflict_observer(o.tcdm);
+    for (size_t i = 0; i < harts_.size(); ++i)
+        harts_[i]->set_data_arbiter(o.tcdm ? static_cast<DataArbiter*>(&observed_arbiter_) : &arbiter_,
+                                    static_cast<unsigned>(i));
+    fpus_->set_observer(o.fpus);
+    dma_->set_observer(o.dma);
+    events_->set_observer(o.events);
 }
 
 RunOutcome ClusterMachine::run_to_end() {

@@ -32,6 +32,14 @@ struct ClusterOptions {
     bool show_progress = false;
 };
 
+// Views watching the cluster's shared blocks (sim/views); a null member watches nothing.
+struct ClusterObservers {
+    BankConflictObserver* tcdm = nullptr;
+    FpuActivityObserver* fpus = nullptr;
+    DmaTransferObserver* dma = nullptr;
+    EventUnitObserver* events = nullptr;
+};
+
 // The cluster as plain C++: tests and benchmarks drive it directly; ClusterSystem wraps it in SystemC.
 class ClusterMachine {
   public:
@@ -47,6 +55,8 @@ class ClusterMachine {
     uint64_t advance(uint64_t target) { return engine_->advance(target); }
     bool finished() const { return engine_->finished(); }
     RunOutcome outcome(double host_seconds = 0) const;
+    // Attaches views to the shared blocks (before the run); the cores take RetireObservers themselves.
+    void observe(const ClusterObservers& observers);
 
     const std::vector<std::unique_ptr<Hart>>& harts() const { return harts_; }
     const HostServices& host() const { return host_; }
@@ -64,10 +74,11 @@ class ClusterMachine {
     uint64_t cycles() const { return engine_->cycle(); }
 
   private:
-    struct TcdmArbiter final : DataArbiter {
+    // The cores reach the TCDM through the first while no view watches its banks, the second while one does.
+    template <bool kObserved> struct TcdmArbiter final : DataArbiter {
         TcdmInterconnect* interconnect = nullptr;
         uint64_t grant(unsigned port, uint32_t addr, uint64_t cycle, bool is_write) override {
-            return interconnect->request(port, addr, cycle, is_write);
+            return interconnect->request<kObserved>(port, addr, cycle, is_write);
         }
     };
     struct SharedFpus final : FpuArbiter {
@@ -88,7 +99,8 @@ class ClusterMachine {
     HostServices host_;
     Ram* tcdm_ram_ = nullptr;
     std::unique_ptr<TcdmInterconnect> interconnect_;
-    TcdmArbiter arbiter_;
+    TcdmArbiter<false> arbiter_;
+    TcdmArbiter<true> observed_arbiter_;
     std::unique_ptr<FpuPool> fpus_;
     bool private_fpus_ = false;
     std::unique_ptr<InstructionCache> icache_;

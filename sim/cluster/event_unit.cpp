@@ -77,6 +77,7 @@ uint32_t EventUnit::read(uint32_t offset, unsigned, unsigned core) {
         // wake up after the wake latency.
         ++counters_.barriers;
         const uint64_t release = barrier_last_arrival_;
+        if (observer_) observer_->barrier_released(release, team_mask_);
         for (unsigned i = 0; i < cores_.size(); ++i)
             if ((barrier_arrived_ & (1u << i)) && i != core) {
                 cores_[i].barrier_passed = true;
@@ -117,6 +118,7 @@ void EventUnit::write(uint32_t offset, unsigned, uint32_t value, unsigned core) 
     case kDispatchArg: pending_arg_ = value; return;
     case kDispatchFn:
         ++counters_.dispatches;
+        if (observer_) observer_->dispatched(core, now(core), team_mask_);
         for (unsigned i = 0; i < cores_.size(); ++i) {
             if (i == core || !(team_mask_ & (1u << i))) continue;
             CoreState& c = cores_[i];

@@ -40,6 +40,17 @@ struct EventUnitCounters {
     uint64_t mutex_waits = 0;
 };
 
+// Told of team dispatches and barrier releases (the activity views); nothing is called while none is
+// attached.
+class EventUnitObserver {
+  public:
+    virtual ~EventUnitObserver() = default;
+    // `core` released the team `team_mask` on a function in `cycle`.
+    virtual void dispatched(unsigned core, uint64_t cycle, uint32_t team_mask) = 0;
+    // The last member of `team_mask` reached the barrier in `cycle`, which releases the others.
+    virtual void barrier_released(uint64_t cycle, uint32_t team_mask) = 0;
+};
+
 class EventUnit : public MmioDevice {
   public:
     static constexpr uint32_t kCoreId = 0x000, kNumCores = 0x004, kTcdmSize = 0x008;
@@ -61,6 +72,8 @@ class EventUnit : public MmioDevice {
     // Wakes every core whose wake-up is due at or before `cycle`.
     void deliver_wakes(uint64_t cycle);
     const EventUnitCounters& counters() const { return counters_; }
+    // Tells `observer` of the dispatches and barriers from now on (nullptr: nobody).
+    void set_observer(EventUnitObserver* observer) { observer_ = observer; }
 
   private:
     struct CoreState {
@@ -91,6 +104,7 @@ class EventUnit : public MmioDevice {
     std::deque<unsigned> mutex_waiters_;
     uint64_t next_wake_ = UINT64_MAX;
     EventUnitCounters counters_;
+    EventUnitObserver* observer_ = nullptr;
 };
 
 } // namespace pulpsim

@@ -80,6 +80,7 @@ FpuPool::FpuPool(const FpuPoolConfig& config) : mapping_(config.mapping) {
                                  : kSeveralFpus;
         some_core_chooses_ |= cores_[i].only_fpu == kSeveralFpus;
     }
+    inline_path_ = !some_core_chooses_ && observer_ == nullptr;
     reset();
 }
 
@@ -116,6 +117,8 @@ FpuGrant FpuPool::issue(unsigned core_index, uint64_t cycle, FpuOpKind kind, uns
     fpu.counters.contention_cycles += waited;
     core.counters.fpu_contention_cycles += waited;
     ++core.counters.fpu_operations;
+    if (observer_ != nullptr) [[unlikely]]
+        tell_started(best, best_start);
     return {best_start, best_start + 1 + latency_[static_cast<unsigned>(kind)], best};
 }
 
@@ -150,7 +153,13 @@ FpuGrant FpuPool::issue_divsqrt(Core& core, uint64_t cycle, unsigned latency) {
     unit.counters.contention_cycles += waited;
     ++core.counters.divsqrt_operations;
     core.counters.divsqrt_contention_cycles += waited;
+    if (observer_) [[unlikely]]
+        observer_->divsqrt_busy(best, start, start + latency);
     return {start, start + latency, best};
+}
+
+void FpuPool::tell_started(unsigned fpu, uint64_t cycle) const {
+    observer_->fpu_started(fpu, cycle);
 }
 
 void FpuPool::throw_core_out_of_range(unsigned core) const {

@@ -100,6 +100,16 @@ struct CoreFpuCounters {
     uint64_t contention_cycles() const { return fpu_contention_cycles + divsqrt_contention_cycles; }
 };
 
+// Told of every operation the pool places (the activity views); nothing is called while none is attached.
+class FpuActivityObserver {
+  public:
+    virtual ~FpuActivityObserver() = default;
+    // Pipelined FPU `fpu` takes an operation in `cycle` (busy for that cycle).
+    virtual void fpu_started(unsigned fpu, uint64_t cycle) = 0;
+    // Div/sqrt unit `unit` works on an operation in [from, to).
+    virtual void divsqrt_busy(unsigned unit, uint64_t from, uint64_t to) = 0;
+};
+
 class FpuPool {
   public:
     static constexpr unsigned kMaxFpus = 64; // candidate sets are 64-bit masks
@@ -112,9 +122,9 @@ class FpuPool {
     // Throws std::invalid_argument for a core index out of range.
     FpuGrant issue(unsigned core, uint64_t cycle, FpuOpKind kind, unsigned divsqrt_latency = 0);
     // The start cycle issue() would give, with the common case (an add/mul/other operation of a core with one
-    // candidate FPU) inline: cores ask for every FP instruction.
+    // candidate FPU, nobody observing) inline: cores ask for every FP instruction.
     uint64_t issue_start(unsigned core_index, uint64_t cycle, FpuOpKind kind, unsigned divsqrt_latency = 0) {
-        if (kind != FpuOpKind::DivSqrt && core_index < core_count_ && !some_core_chooses_) [[likely]] {
+        if (kind != FpuOpKind::DivSqrt && core_index < core_count_ && inline_path_) [[likely]] {
             Core& core = cores_[core_index];
             Fpu& fpu = fpus_[core.only_fpu];
             ++core.counters.fpu_operations;
@@ -134,6 +144,11 @@ class FpuPool {
 
     // Forgets every operation and zeroes the counters.
     void reset();
+    // Tells `observer` of every operation placed from now on (nullptr: nobody).
+    void set_observer(FpuActivityObserver* observer) {
+        observer_ = observer;
+        inline_path_ = !some_core_chooses_ && observer_ == nullptr;
+    }
 
     unsigned core_count() const { return core_count_; }
     unsigned fpu_count() const { return static_cast<unsigned>(fpus_.size()); }
@@ -199,6 +214,8 @@ class FpuPool {
     void track_start(unsigned fpu, uint64_t start);
     FpuGrant issue_divsqrt(Core& core, uint64_t cycle, unsigned latency);
     [[noreturn]] void throw_core_out_of_range(unsigned core) const;
+    // Out of line: the call in issue() then costs its hot path fewer registers.
+    [[gnu::cold, gnu::noinline]] void tell_started(unsigned fpu, uint64_t cycle) const;
 
     std::string mapping_;
     unsigned core_count_;
@@ -208,8 +225,10 @@ class FpuPool {
     std::vector<DivSqrtUnit> divsqrt_units_;
     std::vector<Core> cores_;
     bool some_core_chooses_ = false; // keep fpus_taken_at_
+    bool inline_path_ = true;        // issue_start() may place an operation itself
     std::array<CycleSlot, kTrackedCycles> fpus_taken_at_;
     uint64_t newest_start_ = 0;
+    FpuActivityObserver* observer_ = nullptr;
 };
 
 } // namespace pulpsim

@@ -140,7 +140,7 @@ void HostServices::region_begin(Hart& h, const std::string& name, uint64_t macs)
     if (dma_probe_) r.dma = dma_probe_(h.issue_);
     open_.push_back(std::move(r));
     for (RegionListener* listener : region_listeners_)
-        listener->region_entered(name, h);
+        listener->region_entered(name, h, macs, h.issue_);
 }
 
 void HostServices::region_end(Hart& h) {
@@ -166,7 +166,7 @@ void HostServices::region_end(Hart& h) {
         exposed = std::max(exposed, waits[i] - r.dma_wait[i]);
     rec.dma_exposed_cycles += exposed;
     for (RegionListener* listener : region_listeners_)
-        listener->region_left(rec.name, h);
+        listener->region_left(rec.name, h, h.issue_);
 }
 
 void HostServices::close_open_regions(Hart& h) {

@@ -41,13 +41,15 @@ struct RegionRecord {
     uint64_t dma_exposed_cycles = 0; // DMA-wait cycles of the core that waited longest
 };
 
-// Told when a perf region opens or closes (views that show only what happens inside regions). `hart` is
-// the core whose host call (or exit) did it, in the middle of that instruction.
+// Told when a perf region opens or closes (the views). `hart` is the core whose host call (or exit) did it,
+// in the middle of that instruction.
 class RegionListener {
   public:
     virtual ~RegionListener() = default;
-    virtual void region_entered(const std::string& name, const Hart& hart) = 0;
-    virtual void region_left(const std::string& name, const Hart& hart) = 0;
+    // `hart` opened region `name`, declaring `macs`; the region counts from `cycle`.
+    virtual void region_entered(const std::string& name, const Hart& hart, uint64_t macs, uint64_t cycle) = 0;
+    // `hart` closed the innermost open region, `name`, in `cycle`.
+    virtual void region_left(const std::string& name, const Hart& hart, uint64_t cycle) = 0;
 };
 
 class HostServices : public HostInterface {

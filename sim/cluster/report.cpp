@@ -428,7 +428,14 @@ void check_output_path(const std::string& path) {
 }
 
 void write_files_atomically(const std::vector<std::pair<std::string, std::string>>& files) {
+    std::vector<std::pair<std::string, FileWriter>> writers;
     for (const auto& [path, contents] : files)
+        writers.emplace_back(path, [&contents = contents](std::ostream& os) { os << contents; });
+    write_files_atomically(writers);
+}
+
+void write_files_atomically(const std::vector<std::pair<std::string, FileWriter>>& files) {
+    for (const auto& [path, writer] : files)
         check_output_path(path);
     std::vector<std::pair<std::filesystem::path, std::filesystem::path>> staged; // temporary, target
     std::error_code ec;
@@ -436,13 +443,19 @@ void write_files_atomically(const std::vector<std::pair<std::string, std::string
         for (const auto& [tmp, target] : staged)
             std::filesystem::remove(tmp, ec);
     };
-    for (const auto& [path, contents] : files) {
+    for (const auto& [path, writer] : files) {
         const auto target = write_target(path);
         auto tmp = target;
         tmp += fmt::format(".tmp{}", static_cast<long>(getpid()));
         staged.emplace_back(tmp, target);
         std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-        f << contents;
+        try {
+            writer(f);
+        } catch (...) {
+            f.close();
+            discard();
+            throw;
+        }
         if (!f.flush()) {
             const std::string why = std::strerror(errno);
             f.close();

@@ -4,6 +4,7 @@
 
 #include "cluster/printable.hpp"
 
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
@@ -51,6 +52,9 @@ void check_output_path(const std::string& path);
 // temporary beside it, and only when all are written are they renamed into place (a symlink's target is
 // replaced, not the link). On failure no target changes and no temporary is left.
 void write_files_atomically(const std::vector<std::pair<std::string, std::string>>& files);
+// The same with each file's contents written to it by a function (for outputs too large to hold whole).
+using FileWriter = std::function<void(std::ostream&)>;
+void write_files_atomically(const std::vector<std::pair<std::string, FileWriter>>& files);
 void write_file_atomically(const std::string& path, const std::string& contents);
 
 // One CSV field: quoted (with doubled quotes) when it holds a comma, a quote or a line break.

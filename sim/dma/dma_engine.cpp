@@ -126,6 +126,8 @@ void DmaEngine::move(Channel& ch, uint64_t cycle) {
     counters_.latency_sum += latency;
     counters_.latency_max = std::max(counters_.latency_max, latency);
     untaken_.push_back(id);
+    if (observer_)
+        observer_->transfer_completed({id, cmd.core, t, cmd.enqueued, cmd.started, cmd.completion});
     ch.free_at = cmd.completion;
     ch.pending.pop_front();
     ch.started = false;

@@ -77,6 +77,23 @@ struct DmaCounters {
     uint64_t latency_max = 0;
 };
 
+// One transfer as it happened, for the activity views.
+struct DmaTransferSpan {
+    uint32_t id;
+    unsigned core;
+    DmaTransfer transfer;
+    uint64_t enqueued;   // the push
+    uint64_t started;    // its channel took it (the L2 latency begins)
+    uint64_t completion; // first cycle after its last byte
+};
+
+// Told of every transfer when it completes (the activity views); nothing is called while none is attached.
+class DmaTransferObserver {
+  public:
+    virtual ~DmaTransferObserver() = default;
+    virtual void transfer_completed(const DmaTransferSpan& span) = 0;
+};
+
 class DmaEngine {
   public:
     static constexpr uint64_t kNever = UINT64_MAX;
@@ -133,6 +150,8 @@ class DmaEngine {
     // Commands accepted so far; ids are 0 .. issued() - 1.
     uint32_t issued() const { return static_cast<uint32_t>(commands_.size()); }
     unsigned core_of(uint32_t id) const { return commands_.at(id).core; }
+    // Tells `observer` of every transfer completed from now on (nullptr: nobody).
+    void set_observer(DmaTransferObserver* observer) { observer_ = observer; }
 
   private:
     struct Command {
@@ -168,6 +187,7 @@ class DmaEngine {
     unsigned last_served_ = 1; // half duplex: the channel that moved last
     uint64_t now_ = 0;
     DmaCounters counters_;
+    DmaTransferObserver* observer_ = nullptr;
 };
 
 } // namespace pulpsim

@@ -54,6 +54,15 @@ struct TcdmPortCounters {
     uint64_t waited_on_dma = 0;     // of those, cycles in which the DMA held the bank
 };
 
+// Told of every request that had to wait for its bank (the activity views); nothing is called while none is
+// attached, and the interconnect's behaviour does not depend on it.
+class BankConflictObserver {
+  public:
+    virtual ~BankConflictObserver() = default;
+    // `port`'s request to `bank`, wanted in `wanted`, was granted in `granted` (> wanted).
+    virtual void bank_waited(unsigned bank, unsigned port, uint64_t wanted, uint64_t granted) = 0;
+};
+
 struct TcdmCounters {
     std::vector<TcdmBankCounters> banks;
     std::vector<TcdmPortCounters> ports;
@@ -78,6 +87,8 @@ class TcdmInterconnect {
 
     // Arbitrates one access of `port` to the bank holding `addr`, wanted in `cycle`, and returns the cycle
     // in which it is granted (>= cycle). `addr` must be inside the TCDM and `port` < config().ports.
+    // kTellConflicts = false leaves out the conflict observer: the cores' path while no view watches.
+    template <bool kTellConflicts = true>
     [[nodiscard]] uint64_t request(unsigned port, uint32_t addr, uint64_t cycle, bool is_write) {
         assert(port < config_.ports && contains(addr, 1));
         const unsigned bank = bank_of(addr);
@@ -94,6 +105,9 @@ class TcdmInterconnect {
         b.conflict_cycles += waited;
         p.contention_cycles += waited;
         p.waited_on_dma += waited_on_dma;
+        if constexpr (kTellConflicts)
+            if (waited != 0 && conflict_observer_ != nullptr) [[unlikely]]
+                tell_conflict(bank, port, cycle, granted);
         return granted;
     }
 
@@ -101,6 +115,8 @@ class TcdmInterconnect {
     // time order (the engine's lone core): reservations before min(`cycle`, the request's cycle) may be
     // dropped.
     void set_floor(uint64_t cycle) { floor_ = cycle; }
+    // Tells `observer` of every request that waits from now on (nullptr: nobody).
+    void set_conflict_observer(BankConflictObserver* observer) { conflict_observer_ = observer; }
 
     const TcdmCounters& counters() const { return counters_; }
     // Zeroes the counters (e.g. at the start of a measured region); reservations stay.
@@ -156,12 +172,18 @@ class TcdmInterconnect {
         uint64_t reserve_wide(uint64_t cycle, bool dma, uint64_t floor, uint64_t& waited_on_dma);
     };
     [[noreturn]] static void request_too_old(unsigned bank, uint64_t cycle, uint64_t oldest_kept);
+    // Out of line, so that the request's hot path keeps its registers.
+    [[gnu::cold, gnu::noinline]] void tell_conflict(unsigned bank, unsigned port, uint64_t wanted,
+                                                    uint64_t granted) const {
+        conflict_observer_->bank_waited(bank, port, wanted, granted);
+    }
 
     TcdmConfig config_;
     unsigned bank_mask_;
     std::vector<BankReservations> reservations_;
     uint64_t floor_ = 0;
     TcdmCounters counters_;
+    BankConflictObserver* conflict_observer_ = nullptr;
 };
 
 } // namespace pulpsim

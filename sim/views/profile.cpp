@@ -105,11 +105,13 @@ void Profile::retired(const Hart& hart, uint32_t pc, const DecodedInsn&) {
     // The cycles since the previous retirement (this instruction's issue, the stalls before it, a sleep it
     // woke from) belong to this instruction.
     CoreState& c = cores_[core_of_hartid_[hart.hartid()]];
+    const Counters d = delta(c, true);
+    if (filter_ && !filter_->shows(hart.issue_)) return;
     const uint32_t off = pc - elf_.code_range().first;
     if (off / 2 < c.by_code_pc.size())
-        c.by_code_pc[off / 2].add(delta(c, true));
+        c.by_code_pc[off / 2].add(d);
     else
-        c.by_pc[pc].add(delta(c, true));
+        c.by_pc[pc].add(d);
 }
 
 Profile::RetiredPcs Profile::retired_pcs() const {
@@ -136,7 +138,7 @@ std::vector<Profile::Counters> Profile::after_last_instruction() const {
         marks.last_cycle = c.last_cycle;
         marks.last_instret = c.last_instret;
         marks.last_stalls = c.last_stalls;
-        out.push_back(delta(marks, false));
+        out.push_back(!filter_ || filter_->shows(c.last_cycle) ? delta(marks, false) : Counters{});
     }
     return out;
 }
@@ -229,9 +231,9 @@ void Profile::print_functions(std::ostream& os, const std::vector<Function>& fs,
     uint64_t all = 0;
     for (const Function& f : fs)
         all += f.total.cycles;
-    os << fmt::format("\nprofile: cycles per function, {} core{}{}\n", cores_.size(),
+    os << fmt::format("\nprofile: cycles per function, {} core{}{}{}\n", cores_.size(),
                       cores_.size() == 1 ? "" : "s",
-                      cores_.size() == 1 ? "" : " summed (--profile-json for each core)");
+                      cores_.size() == 1 ? "" : " summed (--profile-json for each core)", shown_note());
     os << fmt::format("{:<32}", "function") << counter_header() << "\n";
     size_t shown = 0;
     for (const Function& f : fs) {
@@ -248,8 +250,8 @@ void Profile::print_lines(std::ostream& os, const std::vector<Line>& ls, size_t 
     uint64_t all = 0;
     for (const Line& l : ls)
         all += l.total.cycles;
-    os << fmt::format("\nprofile: cycles per source line, {} core{}\n", cores_.size(),
-                      cores_.size() == 1 ? "" : "s summed");
+    os << fmt::format("\nprofile: cycles per source line, {} core{}{}\n", cores_.size(),
+                      cores_.size() == 1 ? "" : "s summed", shown_note());
     os << fmt::format("{:<40} {:<24}", "source line", "function") << counter_header() << "\n";
     size_t shown = 0;
     for (const Line& l : ls) {
@@ -294,8 +296,8 @@ void Profile::print_annotated(std::ostream& os, const std::vector<Function>& fs,
         rows.try_emplace(pc);
         pc += (*enc & 3) == 3 ? 4 : 2;
     }
-    os << fmt::format("\nprofile: {} instruction by instruction, {} core{}\n", hottest->name, cores_.size(),
-                      cores_.size() == 1 ? "" : "s summed");
+    os << fmt::format("\nprofile: {} instruction by instruction, {} core{}{}\n", hottest->name, cores_.size(),
+                      cores_.size() == 1 ? "" : "s summed", shown_note());
     os << fmt::format("{:<10} {:<10}", "address", "encoding");
     if (text) os << fmt::format(" {:<32}", "instruction");
     os << counter_header() << "  source line\n";
@@ -311,6 +313,10 @@ void Profile::print_annotated(std::ostream& os, const std::vector<Function>& fs,
            << (where ? shown_line(source_lines_->files()[where->file], where->line, 60) : std::string("?"))
            << "\n";
     }
+}
+
+std::string Profile::shown_note() const {
+    return filter_ && filter_->filters() ? fmt::format(", {}", filter_->describe()) : "";
 }
 
 nlohmann::ordered_json Profile::json() const {
@@ -337,7 +343,8 @@ nlohmann::ordered_json Profile::json() const {
         j["cores"] = cores_json(f.per_core);
         functions.push_back(std::move(j));
     }
-    nlohmann::ordered_json out = {{"functions", std::move(functions)}};
+    nlohmann::ordered_json out = {{"shows", filter_ ? filter_->describe() : "the whole run"},
+                                  {"functions", std::move(functions)}};
     if (!source_lines_) return out;
     nlohmann::ordered_json lines = nlohmann::ordered_json::array();
     if (!source_lines_->empty())

@@ -15,6 +15,7 @@
 #include "core/hart.hpp"
 #include "memory/elf_image.hpp"
 #include "views/source_lines.hpp"
+#include "views/view_filter.hpp"
 
 namespace pulpsim {
 
@@ -54,8 +55,11 @@ class Profile : public RetireObserver {
     };
 
     // `source_lines`: the program's line tables, for the per-line views; null for functions only.
-    explicit Profile(const ElfImage& elf, const SourceLines* source_lines = nullptr)
-        : elf_(elf), source_lines_(source_lines) {}
+    // `filter`: only the instructions it shows (issued in its window, while one of its regions is open)
+    // count, and the row after the last instruction only if it shows that cycle; null: the whole run.
+    explicit Profile(const ElfImage& elf, const SourceLines* source_lines = nullptr,
+                     const ViewFilter* filter = nullptr)
+        : elf_(elf), source_lines_(source_lines), filter_(filter) {}
     // Observes `hart` from now on; its counters so far are not part of the profile.
     void attach(Hart& hart);
     void retired(const Hart& hart, uint32_t pc, const DecodedInsn& insn) override;
@@ -95,10 +99,13 @@ class Profile : public RetireObserver {
     void print_annotated(std::ostream& os, const std::vector<Function>& fs, const RetiredPcs& retired,
                          const InstructionText& text) const;
     std::string no_lines_note() const;
+    // ", cycles 100..200" after a table's title when a filter limits the profile.
+    std::string shown_note() const;
     static constexpr uint32_t kFlatCodeBytes = 1u << 20;
 
     const ElfImage& elf_;
     const SourceLines* source_lines_;
+    const ViewFilter* filter_;
     std::vector<CoreState> cores_;
     std::vector<size_t> core_of_hartid_; // hart id -> position in cores_
 };

@@ -84,8 +84,44 @@ void check_region_names(const std::string& option, const std::vector<std::string
     }
 }
 
-bool ViewFilter::named(const std::string& name) const {
+bool ViewFilter::names_region(const std::string& name) const {
     return std::find(regions_.begin(), regions_.end(), name) != regions_.end();
+}
+
+std::vector<CycleWindow> ViewFilter::spans(const std::vector<CycleWindow>& region_runs, uint64_t end) const {
+    const CycleWindow whole{window_.from, std::min(window_.to, end)};
+    std::vector<CycleWindow> out;
+    if (regions_.empty()) {
+        if (whole.from < whole.to) out.push_back(whole);
+        return out;
+    }
+    std::vector<CycleWindow> runs = region_runs;
+    std::sort(runs.begin(), runs.end(),
+              [](const CycleWindow& a, const CycleWindow& b) { return a.from < b.from; });
+    for (const CycleWindow& r : runs) {
+        const CycleWindow cut{std::max(r.from, whole.from), std::min(r.to, whole.to)};
+        if (cut.from >= cut.to) continue;
+        if (!out.empty() && cut.from <= out.back().to)
+            out.back().to = std::max(out.back().to, cut.to); // nested or touching runs: one span
+        else
+            out.push_back(cut);
+    }
+    return out;
+}
+
+std::string ViewFilter::describe() const {
+    std::string what;
+    if (!window_.whole())
+        what = window_.to == UINT64_MAX ? fmt::format("cycles {}.. (to the end)", window_.from)
+                                        : fmt::format("cycles {}..{}", window_.from, window_.to);
+    if (!regions_.empty()) {
+        std::string names;
+        for (const std::string& r : regions_)
+            names += fmt::format("{}'{}'", names.empty() ? "" : ", ", r);
+        what += fmt::format("{}the runs of region{} {}", what.empty() ? "" : " within ",
+                            regions_.size() == 1 ? "" : "s", names);
+    }
+    return what.empty() ? "the whole run" : what;
 }
 
 } // namespace pulpsim

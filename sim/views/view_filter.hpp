@@ -1,5 +1,6 @@
 // What a view shows of a run: some cores, a window of cycles, the time inside named perf regions. Shared by
-// the views (trace, and the waveform and timeline views) and parsed from their command-line options.
+// the views and parsed from their command-line options. The trace asks on-line (shows(cycle)); the waveform
+// and the timeline record the whole run and cut it afterwards (spans()).
 #pragma once
 
 #include <cstdint>
@@ -16,6 +17,8 @@ struct CycleWindow {
     uint64_t from = 0;
     uint64_t to = UINT64_MAX;
     bool contains(uint64_t cycle) const { return cycle >= from && cycle < to; }
+    bool whole() const { return from == 0 && to == UINT64_MAX; }
+    bool operator==(const CycleWindow&) const = default;
     // "FROM:TO", "FROM:" or ":TO" (decimal or 0x-hex cycles, FROM < TO). Throws std::runtime_error, one
     // line naming `option`.
     static CycleWindow parse(const std::string& option, const std::string& text);
@@ -48,17 +51,23 @@ class ViewFilter : public RegionListener {
     bool shows(uint64_t cycle) const { return window_.contains(cycle) && (regions_.empty() || open_ > 0); }
     const CycleWindow& window() const { return window_; }
     const std::vector<std::string>& regions() const { return regions_; }
+    bool names_region(const std::string& name) const;
+    bool filters() const { return !window_.whole() || !regions_.empty(); }
 
-    void region_entered(const std::string& name, const Hart&) override {
-        if (named(name)) ++open_;
+    // The cycles to show, in order and disjoint: [0, end) cut to the window and, when regions are named, to
+    // their runs (`region_runs`: each run's [from, to) of a named region, in any order, maybe nested).
+    std::vector<CycleWindow> spans(const std::vector<CycleWindow>& region_runs, uint64_t end) const;
+    // "cycles 100..200 within the runs of region 'x'", "the whole run": for headers.
+    std::string describe() const;
+
+    void region_entered(const std::string& name, const Hart&, uint64_t, uint64_t) override {
+        if (names_region(name)) ++open_;
     }
-    void region_left(const std::string& name, const Hart&) override {
-        if (named(name) && open_ > 0) --open_;
+    void region_left(const std::string& name, const Hart&, uint64_t) override {
+        if (names_region(name) && open_ > 0) --open_;
     }
 
   private:
-    bool named(const std::string& name) const;
-
     CycleWindow window_;
     std::vector<bool> cores_;
     std::vector<std::string> regions_;

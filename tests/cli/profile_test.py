@@ -204,6 +204,38 @@ def main():
           stripped_profile.get("functions") == cluster_profile["functions"],
           "a program without DWARF: an empty lines array with the note in the JSON, the same functions")
 
+    # Limited to a region: the instructions issued while it is open, as the report counts them for it.
+    for elf, extra in [(args.cluster_elf, []), (args.bare_elf, ["--bare"])]:
+        name = os.path.basename(elf)
+        profile, report = profiled(elf, *extra, "--view-region", "matmul")
+        if profile is None:
+            continue
+        region = next(g for g in report["regions"] if g["name"] == "matmul")
+        shown = sum(f["total"]["instret"] for f in profile["functions"])
+        check(shown == region["instret"] and "matmul" in profile["shows"],
+              f"{name} --view-region matmul: the profile holds the region's {region['instret']} instructions ({shown})")
+        kernel = "matmul_slice" if not extra else "matmul"
+        check({f["function"] for f in profile["functions"]} >= {kernel} and
+              all(f["function"] != "main" or f["total"]["instret"] < 100 for f in profile["functions"]),
+              f"{name} --view-region matmul: {kernel} is in it and main is not beyond the region's calls")
+    # Limited to a window: each core's instructions issued in it, as the instruction trace lists them.
+    trace = os.path.join(w, "window.trace")
+    profile, _ = profiled(args.cluster_elf, "--view-window", "300000:304000", "--trace", trace,
+                          "--trace-window", "300000:304000")
+    if profile is not None:
+        per_core = {}
+        for line in open(trace):
+            if not line.startswith("#"):
+                core = int(line.split()[1])
+                per_core[core] = per_core.get(core, 0) + 1
+        ours = {c: sum(f["cores"][c]["instret"] for f in profile["functions"]) for c in range(8)}
+        check(ours == {c: per_core.get(c, 0) for c in range(8)} and min(ours.values()) > 1000,
+              f"--view-window 300000:304000: per core, the profile's instructions are the trace's lines ({ours})")
+    r = subprocess.run([args.sim, "run", "-q", "--view-region", "matmul", args.cluster_elf],
+                       capture_output=True, text=True)
+    check(r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "--profile" in r.stderr,
+          f"--view-region without a view: one line naming the views, exit 2 ({r.stderr.strip()})")
+
     r = subprocess.run([args.sim, "run", "--profile-json", w, args.cluster_elf], capture_output=True, text=True)
     lines = r.stderr.strip().splitlines()
     check(r.returncode == 2 and len(lines) == 1 and "--profile-json" not in r.stdout and not r.stdout,

@@ -1,13 +1,95 @@
-// The views' filter: cycle windows and core lists as users write them, and regions followed as they open
-// and close.
+// The views' filter (cycle windows, core lists, regions followed as they open and close, the spans the
+// waveform and the timeline show) and the observer hooks the views listen on. Expected values follow from the
+// definitions: a window is [FROM, TO); the shown spans are the window cut to the runs of the named regions; a
+// TCDM request that waits is reported with the cycle it wanted and the cycle it got, one that does not wait
+// is not reported; every FPU operation is reported at its start.
 #include <gtest/gtest.h>
-#include <stdexcept>
 
+#include <stdexcept>
+#include <tuple>
+#include <vector>
+
+#include "cluster/fpu_pool.hpp"
 #include "cluster/host_services.hpp"
+#include "memory/tcdm_interconnect.hpp"
 #include "views/view_filter.hpp"
 
 namespace pulpsim {
 namespace {
+
+TEST(ViewFilter, WithoutFilterTheWholeRunIsShown) {
+    const ViewFilter f;
+    EXPECT_FALSE(f.filters());
+    EXPECT_EQ(f.spans({}, 1000), (std::vector<CycleWindow>{{0, 1000}}));
+}
+
+TEST(ViewFilter, AWindowIsCutToTheRun) {
+    EXPECT_EQ(ViewFilter({400, 5000}).spans({}, 1000), (std::vector<CycleWindow>{{400, 1000}}));
+    EXPECT_TRUE(ViewFilter({2000, 5000}).spans({}, 1000).empty());
+}
+
+TEST(ViewFilter, RegionRunsMergeWhenNestedOrTouchingAndAreCutToTheWindow) {
+    const ViewFilter f({}, {}, {"r"});
+    const std::vector<CycleWindow> runs = {{500, 600}, {100, 200}, {150, 180}, {200, 250}, {900, 990}};
+    EXPECT_EQ(f.spans(runs, 1000), (std::vector<CycleWindow>{{100, 250}, {500, 600}, {900, 990}}));
+    EXPECT_EQ(ViewFilter({170, 950}, {}, {"r"}).spans(runs, 1000),
+              (std::vector<CycleWindow>{{170, 250}, {500, 600}, {900, 950}}));
+}
+
+TEST(ViewFilter, SaysWhatItShows) {
+    EXPECT_EQ(ViewFilter().describe(), "the whole run");
+    EXPECT_EQ(ViewFilter({100, 200}).describe(), "cycles 100..200");
+    EXPECT_EQ(ViewFilter({100}, {}, {"a"}).describe(),
+              "cycles 100.. (to the end) within the runs of region 'a'");
+    EXPECT_EQ(ViewFilter({}, {}, {"a", "b"}).describe(), "the runs of regions 'a', 'b'");
+    EXPECT_TRUE(ViewFilter({}, {}, {"a"}).filters());
+    EXPECT_TRUE(ViewFilter({0, 5}).filters());
+}
+
+struct Recorder : BankConflictObserver, FpuActivityObserver {
+    std::vector<std::tuple<unsigned, unsigned, uint64_t, uint64_t>> waits;
+    std::vector<std::pair<unsigned, uint64_t>> starts;
+    std::vector<std::tuple<unsigned, uint64_t, uint64_t>> divsqrt;
+    void bank_waited(unsigned bank, unsigned port, uint64_t wanted, uint64_t granted) override {
+        waits.emplace_back(bank, port, wanted, granted);
+    }
+    void fpu_started(unsigned fpu, uint64_t cycle) override { starts.emplace_back(fpu, cycle); }
+    void divsqrt_busy(unsigned unit, uint64_t from, uint64_t to) override {
+        divsqrt.emplace_back(unit, from, to);
+    }
+};
+
+TEST(ViewHooks, TheTcdmReportsOnlyRequestsThatWaited) {
+    TcdmInterconnect tcdm(TcdmConfig{.base = 0x1000'0000, .size = 64 * 1024, .banks = 16, .ports = 4});
+    Recorder r;
+    EXPECT_EQ(tcdm.request(0, 0x1000'0000, 10, false), 10u); // before the observer: not reported
+    tcdm.set_conflict_observer(&r);
+    EXPECT_EQ(tcdm.request(1, 0x1000'0000, 10, false), 11u); // bank 0 is taken in 10
+    EXPECT_EQ(tcdm.request(2, 0x1000'0004, 10, false), 10u); // bank 1 is free
+    EXPECT_EQ(tcdm.request(3, 0x1000'0040, 10, true), 12u);  // bank 0 again: 10 and 11 are taken
+    using W = std::tuple<unsigned, unsigned, uint64_t, uint64_t>;
+    EXPECT_EQ(r.waits, (std::vector<W>{{0, 1, 10, 11}, {0, 3, 10, 12}}));
+    tcdm.set_conflict_observer(nullptr);
+    EXPECT_EQ(tcdm.request(0, 0x1000'0000, 10, false), 13u);
+    EXPECT_EQ(r.waits.size(), 2u);
+}
+
+TEST(ViewHooks, TheFpuPoolReportsEveryOperationAtItsStart) {
+    FpuPoolConfig c;
+    c.cores = 2;
+    c.fpus = 1;
+    c.mapping = "static-modulo";
+    FpuPool pool(c);
+    Recorder r;
+    pool.set_observer(&r);
+    EXPECT_EQ(pool.issue(0, 5, FpuOpKind::AddMul).start, 5u);
+    EXPECT_EQ(pool.issue(1, 5, FpuOpKind::AddMul).start, 6u); // the one FPU takes one operation a cycle
+    EXPECT_EQ(pool.issue(1, 20, FpuOpKind::DivSqrt, 7).start, 20u);
+    EXPECT_EQ(pool.issue(0, 21, FpuOpKind::DivSqrt, 7).start, 27u); // one div/sqrt unit, not pipelined
+    EXPECT_EQ(r.starts, (std::vector<std::pair<unsigned, uint64_t>>{{0, 5}, {0, 6}}));
+    using D = std::tuple<unsigned, uint64_t, uint64_t>;
+    EXPECT_EQ(r.divsqrt, (std::vector<D>{{0, 20, 27}, {0, 27, 34}}));
+}
 
 std::string window_error(const std::string& text) {
     try {
@@ -78,18 +160,18 @@ TEST(ViewFilter, FollowsNamedRegions) {
     HostServices host(true);
     const Hart hart(bus, host, CoreTiming{}, 0); // the core whose host call opens or closes a region
     EXPECT_FALSE(f.shows(0));                    // no region open yet
-    f.region_entered("outer", hart);
+    f.region_entered("outer", hart, 0, 0);
     EXPECT_FALSE(f.shows(0)); // not a named region
-    f.region_entered("inner", hart);
+    f.region_entered("inner", hart, 0, 0);
     EXPECT_TRUE(f.shows(0));
-    f.region_entered("inner", hart); // nested run of the same region
-    f.region_left("inner", hart);
+    f.region_entered("inner", hart, 0, 0); // nested run of the same region
+    f.region_left("inner", hart, 0);
     EXPECT_TRUE(f.shows(0));
-    f.region_left("inner", hart);
+    f.region_left("inner", hart, 0);
     EXPECT_FALSE(f.shows(0));
-    f.region_left("outer", hart);
-    f.region_left("inner", hart); // a stray close changes nothing
-    f.region_entered("other", hart);
+    f.region_left("outer", hart, 0);
+    f.region_left("inner", hart, 0); // a stray close changes nothing
+    f.region_entered("other", hart, 0, 0);
     EXPECT_TRUE(f.shows(0));
 }
 
