@@ -1,7 +1,9 @@
 // The pre-decoded form of one instruction.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <utility>
 
 namespace pulpsim {
 
@@ -144,6 +146,43 @@ struct alignas(64) DecodedInsn {
     // s in src, and bit dst when the result may still be unusable when the next instruction issues.
     uint64_t src_mask = 0;
     uint64_t pend_mask = 0;
+};
+
+// The decoded instructions of a code range, a slot per 16-bit parcel. The memory comes zeroed from the
+// system (a zero slot is an empty one: exec is null), so a page is only backed once a slot on it is
+// decoded: a large code range costs neither memory nor start-up time until its code runs.
+class DecodeCache {
+  public:
+    DecodeCache() = default;
+    explicit DecodeCache(size_t slots);
+    ~DecodeCache();
+    DecodeCache(const DecodeCache&) = delete;
+    DecodeCache& operator=(const DecodeCache&) = delete;
+    DecodeCache(DecodeCache&& other) noexcept { swap(other); }
+    DecodeCache& operator=(DecodeCache&& other) noexcept {
+        DecodeCache gone(std::move(other));
+        swap(gone);
+        return *this;
+    }
+
+    DecodedInsn& operator[](size_t i) { return slots_[i]; }
+    const DecodedInsn& operator[](size_t i) const { return slots_[i]; }
+    DecodedInsn* begin() { return slots_; }
+    DecodedInsn* end() { return slots_ + size_; }
+    size_t size() const { return size_; }
+    // Empties every slot in place (pointers to slots stay valid): whole pages go back to the system, which
+    // hands out zero pages again, the rest is written.
+    void clear();
+
+  private:
+    void swap(DecodeCache& other) noexcept {
+        std::swap(memory_, other.memory_);
+        std::swap(slots_, other.slots_);
+        std::swap(size_, other.size_);
+    }
+    void* memory_ = nullptr; // as calloc gave it
+    DecodedInsn* slots_ = nullptr;
+    size_t size_ = 0;
 };
 
 // A scoreboard entry packs the cycle a value becomes usable with what produced it, so that one store per

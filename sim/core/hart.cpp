@@ -1,8 +1,14 @@
 #include "core/hart.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <fmt/format.h>
+#include <new>
+#include <sys/mman.h>
 #include <type_traits>
+#include <unistd.h>
 
 #include "core/decoder.hpp"
 #include "core/hart_loop.hpp"
@@ -60,10 +66,39 @@ void Hart::reset(uint32_t pc, uint32_t sp) {
     counter_frozen_.fill(0);
 }
 
+DecodeCache::DecodeCache(size_t slots) : size_(slots) {
+    if (slots == 0) return;
+    // calloc takes large blocks straight from mmap, already zero, without touching them.
+    memory_ = std::calloc(slots * sizeof(DecodedInsn) + alignof(DecodedInsn), 1);
+    if (!memory_) throw std::bad_alloc();
+    const auto address = reinterpret_cast<uintptr_t>(memory_);
+    slots_ =
+        reinterpret_cast<DecodedInsn*>((address + alignof(DecodedInsn) - 1) & ~(alignof(DecodedInsn) - 1));
+}
+
+DecodeCache::~DecodeCache() {
+    std::free(memory_);
+}
+
+void DecodeCache::clear() {
+    char* const lo = reinterpret_cast<char*>(slots_);
+    char* const hi = lo + size_ * sizeof(DecodedInsn);
+    const auto page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+    char* const first = reinterpret_cast<char*>((reinterpret_cast<uintptr_t>(lo) + page - 1) & ~(page - 1));
+    char* const last = reinterpret_cast<char*>(reinterpret_cast<uintptr_t>(hi) & ~(page - 1));
+    // The whole pages inside the block are the block's alone.
+    if (last > first && madvise(first, static_cast<size_t>(last - first), MADV_DONTNEED) == 0) {
+        std::memset(lo, 0, static_cast<size_t>(first - lo));
+        std::memset(last, 0, static_cast<size_t>(hi - last));
+    } else if (lo != nullptr) {
+        std::memset(lo, 0, static_cast<size_t>(hi - lo));
+    }
+}
+
 void Hart::set_code_range(uint32_t lo, uint32_t hi) {
     code_lo_ = lo;
     code_span_ = hi > lo ? hi - lo : 0;
-    decode_cache_.assign(code_span_ / 2 + 2, DecodedInsn{});
+    decode_cache_ = DecodeCache(code_span_ / 2 + 2);
 }
 
 void Hart::set_fast_ram(Ram* ram) {
@@ -240,7 +275,7 @@ const DecodedInsn& Hart::resolve() {
 }
 
 void Hart::fence_i() {
-    std::fill(decode_cache_.begin(), decode_cache_.end(), DecodedInsn{});
+    decode_cache_.clear();
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -428,7 +428,7 @@ class Hart {
     uint32_t code_span_ = 0;
     // Two slots more than the range needs, never filled: stepping from the last instruction of the range to
     // its successor lands on an empty slot.
-    std::vector<DecodedInsn> decode_cache_;
+    DecodeCache decode_cache_;
     // [0] holds instructions decoded outside the cached range; [1] and [2] stay empty for the same reason.
     std::array<DecodedInsn, 3> scratch_{};
 

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "cluster/host_services.hpp"
+#include "core/decoder.hpp"
 #include "core/hart.hpp"
 
 namespace pulpsim {
@@ -100,6 +101,33 @@ TEST(Hart, StoreIntoDecodedCodeTakesEffect) {
     m.hart.run(1000);
     EXPECT_EQ(m.hart.stop_reason(), StopReason::Exit) << m.hart.stop_message();
     EXPECT_EQ(m.hart.exit_code(), 7);
+}
+
+} // namespace
+} // namespace pulpsim
+
+namespace pulpsim {
+namespace {
+
+// The decode cache starts empty, and clear() empties it again in place: the loop keeps pointers to slots
+// across a fence.i. 100 000 slots span whole pages, which clear() hands back rather than writes.
+TEST(DecodeCache, StartsEmptyAndClearsInPlace) {
+    DecodeCache cache(100'000);
+    ASSERT_EQ(cache.size(), 100'000u);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(&cache[0]) % alignof(DecodedInsn), 0u);
+    for (size_t i : {size_t{0}, size_t{1}, size_t{50'000}, size_t{99'999}})
+        EXPECT_EQ(cache[i].exec, nullptr) << i;
+    const DecodedInsn* first = &cache[0];
+    for (size_t i = 0; i < cache.size(); i += 997) {
+        cache[i] = decode(0x00000013, CoreTiming{}); // addi x0, x0, 0
+        ASSERT_NE(cache[i].exec, nullptr);
+    }
+    cache[cache.size() - 1] = decode(0x00000013, CoreTiming{});
+    cache.clear();
+    EXPECT_EQ(&cache[0], first);
+    for (size_t i = 0; i < cache.size(); ++i)
+        ASSERT_EQ(cache[i].exec, nullptr) << i;
+    EXPECT_EQ(cache.size(), 100'000u);
 }
 
 } // namespace
