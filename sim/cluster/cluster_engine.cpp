@@ -16,6 +16,14 @@ ClusterEngine::ClusterEngine(std::vector<Hart*> harts, EventUnit& events, unsign
     if (harts_.empty() || harts_.size() > 64)
         throw std::invalid_argument(fmt::format("cluster engine: {} cores, need 1..64", harts_.size()));
     modulo_magic_ = ~uint64_t{0} / harts_.size() + 1;
+    for (Hart* h : harts_)
+        h->set_issue_order(this);
+}
+
+bool ClusterEngine::runs_before(unsigned core_a, unsigned core_b, uint64_t cycle) const {
+    const unsigned n = static_cast<unsigned>(harts_.size());
+    const unsigned first = first_in_order(cycle + 1);
+    return (core_a + n - first) % n < (core_b + n - first) % n;
 }
 
 // A fixed permutation of steps: a rotation by `step % n` would let a loop whose period is a multiple of
@@ -31,9 +39,12 @@ bool ClusterEngine::check_stopped(Hart& h) {
     if (!h.stopped()) return false;
     finished_ = true;
     stopper_ = &h;
+    const uint64_t turn = now_;
     now_ = std::max(now_, h.cycle()); // the run ends when the stopping instruction completes
-    for (Hart* other : harts_)
+    for (Hart* other : harts_) {
+        if (other != &h) other->rewind_run_ahead(h.hartid(), turn);
         other->sleep_until_end(now_);
+    }
     return true;
 }
 
@@ -247,10 +258,12 @@ uint64_t ClusterEngine::advance_lockstep(uint64_t target) {
             Hart& h = *harts_[i];
             h.run_lockstep(c + 1);
             if (check_stopped(h)) return now_;
-            if (h.asleep())
+            if (h.asleep()) {
                 asleep_ |= uint64_t{1} << i;
-            else
+            } else {
+                h.run_ahead_if_private(target);
                 place(i, h.cycle());
+            }
         }
         // Also when a core started the DMA in this cycle.
         if (dma_ && !dma_first) dma_->advance(c + 1);

@@ -15,6 +15,12 @@
 // per-cycle round-robin would pick: an approximation, for fewer switches between cores.
 //
 // In both, cycles in which no core is awake are skipped, and a lone awake core runs until the next event.
+//
+// Lockstep runs each core ahead after its turn (Hart::run_ahead_if_private) through the instructions that
+// touch nothing shared, up to the next one that may; the shared accesses, the only places where cores meet,
+// still take their turns in per-cycle round-robin order. What could tell the difference, a region's host
+// call reading other cores' counters or the end of the run, sees each core as of that turn (the hart's
+// journal of the instructions it ran ahead).
 #pragma once
 
 #include <array>
@@ -30,7 +36,7 @@
 
 namespace pulpsim {
 
-class ClusterEngine {
+class ClusterEngine : public IssueOrder {
   public:
     // At most 64 cores (the ring keeps a core per bit).
     ClusterEngine(std::vector<Hart*> harts, EventUnit& events, unsigned lookahead, DmaUnit* dma = nullptr,
@@ -47,6 +53,9 @@ class ClusterEngine {
     uint64_t cycle() const { return now_; }
     // The TCDM whose reservations may drop cycles no core can still ask for (TcdmInterconnect::set_floor).
     void set_tcdm(TcdmInterconnect* tcdm) { tcdm_ = tcdm; }
+    // Lockstep's round-robin order within `cycle`, and the cycle whose turns are being taken.
+    bool runs_before(unsigned core_a, unsigned core_b, uint64_t cycle) const override;
+    uint64_t turn_cycle() const override { return now_; }
 
   private:
     uint64_t advance_in_steps(uint64_t target);

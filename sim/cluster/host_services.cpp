@@ -96,9 +96,11 @@ std::string HostServices::read_name(Hart& h, uint32_t addr, const char* what) {
 
 namespace {
 
-// A core's stalls up to `cycle`: one asleep counts its sleep so far, which it adds only when it wakes.
-std::array<uint64_t, static_cast<size_t>(StallKind::Count)> stalls_until(const Hart& h, uint64_t cycle) {
-    auto stalls = h.stats().stall_cycles;
+// A core's stalls up to `cycle`, from its counters `stats`: one asleep counts its sleep so far, which it
+// adds only when it wakes.
+std::array<uint64_t, static_cast<size_t>(StallKind::Count)>
+stalls_until(const Hart& h, const CoreStats& stats, uint64_t cycle) {
+    auto stalls = stats.stall_cycles;
     if (h.asleep() && cycle > h.cycle()) stalls[static_cast<size_t>(h.sleep_kind())] += cycle - h.cycle();
     return stalls;
 }
@@ -109,9 +111,10 @@ CoreStats HostServices::region_stats(const Hart& caller) const {
     if (region_harts_.empty()) return caller.stats();
     CoreStats sum;
     for (const Hart* h : region_harts_) {
+        const CoreStats seen = h->stats_seen_by(caller.hartid());
         for (size_t k = 0; k < sum.by_class_and_size.size(); ++k)
-            sum.by_class_and_size[k] += h->stats().by_class_and_size[k];
-        const auto stalls = stalls_until(*h, caller.issue_);
+            sum.by_class_and_size[k] += seen.by_class_and_size[k];
+        const auto stalls = stalls_until(*h, seen, caller.issue_);
         for (size_t k = 0; k < sum.stall_cycles.size(); ++k)
             sum.stall_cycles[k] += stalls[k];
     }
@@ -122,7 +125,7 @@ std::vector<uint64_t> HostServices::dma_waits(const Hart& caller) const {
     std::vector<uint64_t> waits;
     if (region_harts_.empty()) waits.push_back(caller.stats().stalls(StallKind::DmaWait));
     for (const Hart* h : region_harts_)
-        waits.push_back(stalls_until(*h, caller.issue_)[static_cast<size_t>(StallKind::DmaWait)]);
+        waits.push_back(stalls_until(*h, h->stats(), caller.issue_)[static_cast<size_t>(StallKind::DmaWait)]);
     return waits;
 }
 

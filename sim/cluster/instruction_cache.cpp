@@ -21,6 +21,13 @@ InstructionCache::InstructionCache(const InstructionCacheConfig& config) : confi
     counters_.assign(config.cores, {});
 }
 
+bool InstructionCache::fetch_line_privately(unsigned core, uint32_t addr) {
+    const uint32_t line = addr >> kLineShift;
+    if (l0_[core].tags[line & (l0_[core].tags.size() - 1)] != line) return false;
+    ++counters_[core].fetches;
+    return true;
+}
+
 unsigned InstructionCache::fetch_line(unsigned core, uint32_t addr) {
     const uint32_t line = addr >> kLineShift;
     InstructionCacheCounters& c = counters_[core];

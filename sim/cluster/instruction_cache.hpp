@@ -40,6 +40,9 @@ class InstructionCache : public InstructionFetchPort {
     explicit InstructionCache(const InstructionCacheConfig& config);
 
     unsigned fetch_line(unsigned core, uint32_t addr) override;
+    // An L0 hit touches only the core's own L0.
+    bool fetch_line_privately(unsigned core, uint32_t addr) override;
+    void uncount_private_fetch(unsigned core) override { --counters_[core].fetches; }
     const InstructionCacheCounters& counters(unsigned core) const { return counters_.at(core); }
 
   private:

@@ -146,6 +146,61 @@ void Hart::fetch_new_line() {
     if (const unsigned wait = ifetch_->fetch_line(hartid_, pc_)) add_stall(StallKind::ICacheMiss, wait);
 }
 
+// Out of line: the lockstep engine's loop stays small, and a run ahead covers several instructions.
+[[gnu::noinline]] void Hart::run_ahead(uint64_t limit) {
+    ahead_len_ = 0; // what ran before this core's turn is no longer ahead of anyone's
+    limit_ = limit;
+    bool went_on = true;
+    while (went_on && cycle_ < limit_) {
+        if (ifetch_)
+            went_on =
+                hwloop_armed_ ? run_inline_part<true, true, true>() : run_inline_part<true, false, true>();
+        else
+            went_on =
+                hwloop_armed_ ? run_inline_part<false, true, true>() : run_inline_part<false, false, true>();
+    }
+}
+
+void Hart::undo_counters(CoreStats& stats, const RunAheadEntry& e) {
+    --stats.by_class_and_size[e.stat_index];
+    auto& stalls = stats.stall_cycles;
+    stalls[static_cast<size_t>(StallKind::Control)] -= e.control;
+    if (e.flags & kAheadBranchTaken) --stats.branches_taken;
+    if (e.operand_wait) {
+        // As stall_on_operands counted it.
+        switch (static_cast<ReadyCause>(e.operand_cause)) {
+        case ReadyCause::Load:
+            --stats.load_use_hazards;
+            stalls[static_cast<size_t>(StallKind::LoadUse)] -= e.operand_wait;
+            break;
+        case ReadyCause::Fpu: stalls[static_cast<size_t>(StallKind::FpuDependency)] -= e.operand_wait; break;
+        default: stalls[static_cast<size_t>(StallKind::MultiCycle)] -= e.operand_wait; break;
+        }
+    }
+}
+
+// Entries from before this core's last turn are never past another core's later turn, so the journal needs
+// no clearing at every turn: the walk back stops at them.
+CoreStats Hart::stats_seen_by(unsigned observer) const {
+    CoreStats stats = stats_;
+    if (!issue_order_) return stats;
+    const uint64_t turn = issue_order_->turn_cycle();
+    for (unsigned k = ahead_len_; k > 0 && runs_after(ahead_[k - 1].start, observer, turn); --k)
+        undo_counters(stats, ahead_[k - 1]);
+    return stats;
+}
+
+void Hart::rewind_run_ahead(unsigned stopper, uint64_t turn) {
+    if (!issue_order_) return;
+    for (; ahead_len_ > 0 && runs_after(ahead_[ahead_len_ - 1].start, stopper, turn); --ahead_len_) {
+        const RunAheadEntry& e = ahead_[ahead_len_ - 1];
+        undo_counters(stats_, e);
+        if (e.flags & kAheadFetched) ifetch_->uncount_private_fetch(hartid_);
+        cycle_ = e.start;
+        pc_ = e.pc;
+    }
+}
+
 // Out of line, so that what the observed loops need (a copy of each instruction) costs the unobserved loops
 // in run() nothing, not even registers.
 [[gnu::noinline]] void Hart::run_observed() {
@@ -157,6 +212,7 @@ void Hart::fetch_new_line() {
 
 void Hart::run(uint64_t cycle_limit) {
     if (stopped() || asleep_) return;
+    ahead_len_ = 0; // everything from here runs in turn
     limit_ = cycle_limit;
     while (cycle_ < limit_) {
         try {
@@ -175,6 +231,7 @@ void Hart::run(uint64_t cycle_limit) {
 
 void Hart::step() {
     if (stopped() || asleep_) return;
+    ahead_len_ = 0;
     limit_ = UINT64_MAX;
     try {
         const DecodedInsn* d = slot_at(pc_);

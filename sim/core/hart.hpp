@@ -33,6 +33,11 @@ class InstructionFetchPort {
     virtual ~InstructionFetchPort() = default;
     // Cycles `core` waits before it can fetch from the line holding `addr`.
     virtual unsigned fetch_line(unsigned core, uint32_t addr) = 0;
+    // fetch_line for a fetch that touches only what `core` owns (a hit in a private level): counted, and
+    // true. False: nothing happened, the fetch needs a shared level.
+    virtual bool fetch_line_privately(unsigned /*core*/, uint32_t /*addr*/) { return false; }
+    // Takes back a fetch counted by fetch_line_privately (Hart::rewind_run_ahead).
+    virtual void uncount_private_fetch(unsigned /*core*/) {}
 };
 
 // FPUs shared between cores (the cluster's FPU pool): decides when a core's FP operation starts.
@@ -111,6 +116,17 @@ class RetireObserver {
     virtual void retired(const Hart& hart, uint32_t pc, const DecodedInsn& insn) = 0;
 };
 
+// The order in which an engine that interleaves cores gives them their turns, one instruction each, cycle
+// by cycle (the lockstep engine).
+class IssueOrder {
+  public:
+    virtual ~IssueOrder() = default;
+    // Whether core a's instruction of `cycle` takes its turn before core b's.
+    virtual bool runs_before(unsigned core_a, unsigned core_b, uint64_t cycle) const = 0;
+    // The cycle whose turns are being taken.
+    virtual uint64_t turn_cycle() const = 0;
+};
+
 class Hart {
   public:
     Hart(AddressMap& bus, HostInterface& host, const CoreTiming& timing, uint32_t hartid);
@@ -135,6 +151,23 @@ class Hart {
     // run() for a core the engine knows is awake and not stopped, inline (core/hart_loop.hpp): the lockstep
     // engine calls it for every instruction.
     inline void run_lockstep(uint64_t cycle_limit);
+    // After its turn, a core of the lockstep engine runs ahead, up to `limit`, through the instructions that
+    // touch nothing outside it (RV32I arithmetic, branches and jal, fetches that hit its private cache
+    // level), stopping before the next one that may reach a shared block. No other core can tell when those
+    // ran, except by reading this core's counters (a region's host call) or by ending the run: for those,
+    // the instructions run ahead are journaled (stats_seen_by, rewind_run_ahead).
+    inline void run_ahead_if_private(uint64_t limit) {
+        // An observed core is told of every instruction in its turn.
+        if (runs_ahead(slot_at(pc_)->fast) && cycle_ < limit && observers_.empty()) run_ahead(limit);
+    }
+    // The engine's order of turns, which places run-ahead instructions against another core's turn.
+    void set_issue_order(const IssueOrder* order) { issue_order_ = order; }
+    // The counters as core `observer`, in its turn, would find them under per-cycle interleaving: without
+    // the instructions this core ran ahead past that turn.
+    CoreStats stats_seen_by(unsigned observer) const;
+    // The run ended in core `stopper`'s turn of cycle `turn`: takes back the instructions run ahead past it
+    // (counters, cycle and pc; the registers keep their values, as nothing runs after the end).
+    void rewind_run_ahead(unsigned stopper, uint64_t turn);
     bool asleep() const { return asleep_; }
     // What the current sleep counts as (Sleep or DmaWait).
     StallKind sleep_kind() const { return sleep_kind_; }
@@ -372,7 +405,32 @@ class Hart {
     void check_operands(const DecodedInsn& d);
     template <bool kFetchModel, bool kObserved, bool kInline = true> void run_loop();
     template <bool kFetchModel> void run_inline();
-    template <bool kFetchModel, bool kLoops> void run_inline_part();
+    template <bool kFetchModel, bool kLoops, bool kAhead = false> bool run_inline_part();
+    void run_ahead(uint64_t limit);
+    // The instructions a core may run ahead: RV32I arithmetic, branches and jal (an empty slot is None).
+    static bool runs_ahead(FastOp op) {
+        return static_cast<uint8_t>(static_cast<uint8_t>(op) - 1) < static_cast<uint8_t>(FastOp::Jal);
+    }
+    // An instruction run ahead, with what it added to the counters.
+    struct RunAheadEntry {
+        uint64_t start = 0; // the cycle it would have taken its turn in
+        uint32_t pc = 0;
+        uint32_t operand_wait = 0; // cycles waited for a source, counted by operand_cause
+        uint8_t stat_index = 0;
+        uint8_t operand_cause = 0; // ReadyCause
+        uint8_t control = 0;       // refetch cycles of a taken branch or jump
+        uint8_t flags = 0;         // kAheadBranchTaken, kAheadFetched
+    };
+    static constexpr uint8_t kAheadBranchTaken = 1, kAheadFetched = 2;
+    static constexpr unsigned kRunAheadCapacity = 64;
+    // Whether this core's instruction of cycle `start` takes its turn after core `other`'s of cycle `turn`.
+    bool runs_after(uint64_t start, unsigned other, uint64_t turn) const {
+        return start > turn || (start == turn && issue_order_->runs_before(other, hartid_, turn));
+    }
+    static void undo_counters(CoreStats& stats, const RunAheadEntry& e);
+    std::array<RunAheadEntry, kRunAheadCapacity> ahead_{};
+    unsigned ahead_len_ = 0; // entries since the core's last turn
+    const IssueOrder* issue_order_ = nullptr;
     void run_observed();
     std::vector<RetireObserver*> observers_;
     void fetch_new_line();

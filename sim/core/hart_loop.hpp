@@ -97,11 +97,17 @@ template <bool kFetchModel> [[gnu::always_inline]] inline void Hart::run_inline(
 // kLoops: a hardware loop is armed, and the pc after each instruction is compared with the loop ends. Returns
 // when that changes: without a loop armed only handlers can arm one, so the inline instructions skip the
 // check.
-template <bool kFetchModel, bool kLoops> [[gnu::always_inline]] inline void Hart::run_inline_part() {
+// kAhead: run ahead (run_ahead_if_private): only RV32I arithmetic, branches and jal, journaled in ahead_;
+// returns false before the first instruction that is none of those, needs a shared cache level or finds the
+// journal full (true: the loop state changed or the limit was reached).
+template <bool kFetchModel, bool kLoops, bool kAhead>
+[[gnu::always_inline]] inline bool Hart::run_inline_part() {
     uint32_t pc = pc_;
     uint64_t cycle = cycle_;
     uint64_t limit = limit_;
     const DecodedInsn* dp = slot_at(pc);
+    [[maybe_unused]] RunAheadEntry* entry = nullptr;
+    bool went_on = true;
     auto sync = [&] {
         pc_ = pc;
         cycle_ = cycle;
@@ -112,7 +118,29 @@ template <bool kFetchModel, bool kLoops> [[gnu::always_inline]] inline void Hart
                                                     len * (sizeof(DecodedInsn) / 2));
     };
     while (cycle < limit) {
-        if (kFetchModel && (pc & fetch_line_mask_) != current_line_) [[unlikely]] {
+        if constexpr (kAhead) {
+            // Decided before the fetch and the operand wait, which would move the cycle the instruction
+            // takes its turn in.
+            const DecodedInsn& next = *dp;
+            unsigned straddle;
+            if (ahead_len_ == kRunAheadCapacity || !runs_ahead(next.fast) ||
+                (next.fast >= FastOp::Beq &&
+                 !straddle_cost(pc + static_cast<uint32_t>(next.imm), straddle))) {
+                went_on = false;
+                break;
+            }
+            entry = &ahead_[ahead_len_];
+            *entry = RunAheadEntry{cycle, pc, 0, next.stat_index, 0, 0, 0};
+            if (kFetchModel && (pc & fetch_line_mask_) != current_line_) {
+                if (!ifetch_->fetch_line_privately(hartid_, pc)) {
+                    went_on = false;
+                    break;
+                }
+                current_line_ = pc & fetch_line_mask_;
+                entry->flags = kAheadFetched;
+            }
+            ++ahead_len_;
+        } else if (kFetchModel && (pc & fetch_line_mask_) != current_line_) [[unlikely]] {
             sync();
             fetch_new_line();
             cycle = cycle_;
@@ -121,7 +149,10 @@ template <bool kFetchModel, bool kLoops> [[gnu::always_inline]] inline void Hart
         const DecodedInsn& d = *dp;
         if (d.src_mask & pending_) [[unlikely]] {
             cycle_ = cycle;
+            if constexpr (kAhead)
+                entry->operand_cause = std::max({ready_[d.src[0]], ready_[d.src[1]], ready_[d.src[2]]}) & 3;
             check_operands(d);
+            if constexpr (kAhead) entry->operand_wait = static_cast<uint32_t>(cycle_ - cycle);
             cycle = cycle_;
         }
         const uint32_t rs1 = x_[d.rs1];
@@ -163,6 +194,7 @@ template <bool kFetchModel, bool kLoops> [[gnu::always_inline]] inline void Hart
         target = pc + imm;                                                                                   \
         if (!straddle_cost(target, penalty)) goto full;                                                      \
         ++stats_.branches_taken;                                                                             \
+        if constexpr (kAhead) entry->flags |= kAheadBranchTaken;                                             \
         penalty += 2;                                                                                        \
         goto jump;
             PULPSIM_BRANCH(Beq)
@@ -228,12 +260,14 @@ template <bool kFetchModel, bool kLoops> [[gnu::always_inline]] inline void Hart
         issue_ = cycle;
         cycle += 1 + penalty;
         stats_.stall_cycles[static_cast<size_t>(StallKind::Control)] += penalty;
+        if constexpr (kAhead) entry->control = static_cast<uint8_t>(penalty);
         ++stats_.by_class_and_size[d.stat_index];
         pc = target;
         dp = slot_at(pc);
         if constexpr (kLoops) goto loops;
         continue;
     full: {
+        if constexpr (kAhead) __builtin_unreachable(); // checked before the instruction started
         // What execute_one does, from the locals.
         if (!d.exec) [[unlikely]] {
             sync();
@@ -271,6 +305,7 @@ template <bool kFetchModel, bool kLoops> [[gnu::always_inline]] inline void Hart
         }
     }
     sync();
+    return went_on;
 }
 
 [[gnu::always_inline]] inline void Hart::run_lockstep(uint64_t cycle_limit) {

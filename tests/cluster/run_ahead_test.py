@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""The lockstep engine's run-ahead is invisible: every figure of the JSON report (each core's cycles,
+instructions, stalls and counters, each region's, the TCDM's, the DMA's and the FPUs') equals the plain
+per-cycle reference loop's, on both platforms and with a short quantum.
+
+The run-ahead program has workers spinning in register-only loops (which they run ahead of the others)
+while core 0 opens and closes a region over the whole cluster and then ends the run: the region's counters
+and the workers' final counters must leave out what the workers ran ahead past core 0's turn.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+
+def report(sim, elf, workdir, extra):
+    out = os.path.join(workdir, "report.json")
+    if os.path.exists(out):
+        os.remove(out)
+    r = subprocess.run([sim, "run", "-q", "--report-json", out] + extra + [elf], capture_output=True, text=True,
+                       timeout=600)
+    if not os.path.exists(out):
+        sys.exit(f"FAIL {os.path.basename(elf)} {' '.join(extra)}: no report (exit {r.returncode}): {r.stderr.strip()}")
+    with open(out) as f:
+        rep = json.load(f)
+    rep.pop("config", None)  # names the engine
+    return rep
+
+
+def differences(a, b, path=""):
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in sorted(set(a) | set(b)):
+            yield from differences(a.get(k), b.get(k), f"{path}.{k}")
+    elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        for i, (x, y) in enumerate(zip(a, b)):
+            yield from differences(x, y, f"{path}[{i}]")
+    elif a != b:
+        yield f"{path}: {a} against {b}"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sim", required=True)
+    ap.add_argument("--platforms", required=True)
+    ap.add_argument("--run-ahead-elf", required=True)
+    ap.add_argument("--workdir", required=True)
+    ap.add_argument("programs", nargs="+", help="more programs whose reports must match")
+    args = ap.parse_args()
+    os.makedirs(args.workdir, exist_ok=True)
+    failed = 0
+    cases = []
+    for platform in ("pulp-open", "vega"):
+        p = ["--platform", os.path.join(args.platforms, platform + ".yaml")]
+        cases.append((args.run_ahead_elf, p))
+        cases.append((args.run_ahead_elf, p + ["--set", "engine.quantum=97"]))
+        cases += [(elf, p) for elf in args.programs]
+    for elf, extra in cases:
+        fast = report(args.sim, elf, args.workdir, extra)
+        reference = report(args.sim, elf, args.workdir, extra + ["--set", "engine.reference_loop=true"])
+        diff = list(differences(fast, reference))
+        name = f"{os.path.basename(elf)} {' '.join(extra[1:])}".replace(args.platforms + "/", "")
+        print(f"{'ok  ' if not diff else 'FAIL'} {name}: {fast['cycles']} cycles")
+        for d in diff[:20]:
+            print("     " + d)
+        failed += bool(diff)
+        if elf == args.run_ahead_elf:
+            # The program did what the comparison relies on: core 0 ended the run, the region exists and
+            # the workers were running, not asleep, when it ended.
+            region = [r for r in fast["regions"] if r["name"] == "while_others_run"]
+            running = [c for c in fast["cores"][1:]
+                       if c["instret"] > 10000 and c["stalls"]["sleep"] < c["cycles"] // 2]
+            ok = (fast["outcome"] == "exit" and fast["exit_code"] == 0 and len(region) == 1 and len(running) >= 7)
+            if not ok:
+                print(f"FAIL {name}: the program did not run as the test expects "
+                      f"(outcome {fast['outcome']}, exit {fast['exit_code']}, regions {[r['name'] for r in fast['regions']]})")
+                failed += 1
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
