@@ -428,9 +428,6 @@ class Hart {
         return start > turn || (start == turn && issue_order_->runs_before(other, hartid_, turn));
     }
     static void undo_counters(CoreStats& stats, const RunAheadEntry& e);
-    std::array<RunAheadEntry, kRunAheadCapacity> ahead_{};
-    unsigned ahead_len_ = 0; // entries since the core's last turn
-    const IssueOrder* issue_order_ = nullptr;
     void run_observed();
     std::vector<RetireObserver*> observers_;
     void fetch_new_line();
@@ -502,6 +499,11 @@ class Hart {
     // value while inhibited.
     std::array<uint64_t, 32> counter_offset_{};
     std::array<uint64_t, 32> counter_frozen_{};
+
+    // The run-ahead journal, last: the instruction loop's members stay together.
+    std::array<RunAheadEntry, kRunAheadCapacity> ahead_{};
+    unsigned ahead_len_ = 0; // entries since the core's last turn
+    const IssueOrder* issue_order_ = nullptr;
 
     friend class HartTestAccess;
 };
