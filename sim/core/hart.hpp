@@ -502,7 +502,7 @@ class Hart {
 
     // The run-ahead journal, last: the instruction loop's members stay together.
     std::array<RunAheadEntry, kRunAheadCapacity> ahead_{};
-    unsigned ahead_len_ = 0; // entries since the core's last turn
+    unsigned ahead_len_ = 0; // entries of its latest run ahead (older ones precede its last turn)
     const IssueOrder* issue_order_ = nullptr;
 
     friend class HartTestAccess;
