@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <fmt/format.h>
+#include <new>
 #include <optional>
 #include <stdexcept>
 
@@ -15,11 +16,35 @@ namespace {
 
 constexpr uint32_t kMaxDecodedCode = 8u << 20;
 
+constexpr size_t kCoreBlock = 4096; // the span of the host's L1 set index
+constexpr size_t kCoreSkew = 512;   // eight cores, eight sets apart
+static_assert(alignof(Hart) <= kCoreSkew);
+
 std::string kib(uint64_t bytes) {
     return bytes % 1024 == 0 ? fmt::format("{} KiB", bytes / 1024) : fmt::format("{} bytes", bytes);
 }
 
 } // namespace
+
+ClusterCore make_staggered_core(unsigned index, AddressMap& bus, HostServices& host,
+                                const CoreTiming& timing) {
+    const size_t skew = index % (kCoreBlock / kCoreSkew) * kCoreSkew;
+    const size_t block = (skew + sizeof(Hart) + kCoreBlock - 1) / kCoreBlock * kCoreBlock;
+    void* const memory = ::operator new(block, std::align_val_t{kCoreBlock});
+    try {
+        return ClusterCore(new (static_cast<char*>(memory) + skew) Hart(bus, host, timing, index));
+    } catch (...) {
+        ::operator delete(memory, std::align_val_t{kCoreBlock});
+        throw;
+    }
+}
+
+void StaggeredCoreDelete::operator()(Hart* core) const {
+    core->~Hart();
+    // The skew is less than a block: the block starts at the core's address rounded down.
+    const auto block = reinterpret_cast<uintptr_t>(core) & ~uintptr_t{kCoreBlock - 1};
+    ::operator delete(reinterpret_cast<void*>(block), std::align_val_t{kCoreBlock});
+}
 
 ClusterMachine::ClusterMachine(const ElfImage& elf, const PlatformConfig& config,
                                const ClusterOptions& options)
@@ -66,7 +91,7 @@ ClusterMachine::ClusterMachine(const ElfImage& elf, const PlatformConfig& config
     const CoreTiming timing = core_timing(config_);
     std::vector<Hart*> raw;
     for (unsigned i = 0; i < cores; ++i) {
-        harts_.push_back(std::make_unique<Hart>(bus_, host_, timing, i));
+        harts_.push_back(make_staggered_core(i, bus_, host_, timing));
         Hart& h = *harts_.back();
         h.reset(elf_.entry(), 0);
         h.set_cluster_id(config_.cluster.id);
@@ -76,7 +101,12 @@ ClusterMachine::ClusterMachine(const ElfImage& elf, const PlatformConfig& config
         if (!private_fpus_) h.set_fpu_arbiter(&fpu_arbiter_);
         h.set_instruction_fetch(icache_.get(), InstructionCache::kLineShift);
         const auto [lo, hi] = elf_.code_range();
-        if (lo < hi) h.set_code_range(lo, std::min<uint32_t>(hi, lo + kMaxDecodedCode));
+        if (lo < hi) {
+            const uint32_t end = std::min<uint32_t>(hi, lo + kMaxDecodedCode);
+            h.set_code_range(lo, end);
+            if (i == 0) shared_code_ = DecodeCache((end - lo) / 2 + 2);
+            h.share_decode_cache(shared_code_);
+        }
         if (auto tohost = elf_.symbol("tohost")) h.watch_word(*tohost);
         h.set_memory_guards(&host_.guards());
         raw.push_back(&h);

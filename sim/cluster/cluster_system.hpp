@@ -40,6 +40,16 @@ struct ClusterObservers {
     EventUnitObserver* events = nullptr;
 };
 
+// A cluster core in a 4 KiB block of its own, at an offset of `index` x 512 bytes: allocated one after the
+// other, the cores' states lie a page apart, so each of their hot members shares one set of the host's 8-way
+// L1 with the same member of every other core, and lockstep, visiting the cores in turn, misses on each.
+struct StaggeredCoreDelete {
+    void operator()(Hart* core) const;
+};
+using ClusterCore = std::unique_ptr<Hart, StaggeredCoreDelete>;
+ClusterCore make_staggered_core(unsigned index, AddressMap& bus, HostServices& host,
+                                const CoreTiming& timing);
+
 // The cluster as plain C++: tests and benchmarks drive it directly; ClusterSystem wraps it in SystemC.
 class ClusterMachine {
   public:
@@ -58,7 +68,7 @@ class ClusterMachine {
     // Attaches views to the shared blocks (before the run); the cores take RetireObservers themselves.
     void observe(const ClusterObservers& observers);
 
-    const std::vector<std::unique_ptr<Hart>>& harts() const { return harts_; }
+    const std::vector<ClusterCore>& harts() const { return harts_; }
     const HostServices& host() const { return host_; }
     HostServices& host() { return host_; }
     const TcdmInterconnect& tcdm() const { return *interconnect_; }
@@ -105,7 +115,9 @@ class ClusterMachine {
     bool private_fpus_ = false;
     std::unique_ptr<InstructionCache> icache_;
     SharedFpus fpu_arbiter_;
-    std::vector<std::unique_ptr<Hart>> harts_;
+    // The cores' decoded program while their FS is Dirty; declared before harts_, so it outlives them.
+    DecodeCache shared_code_;
+    std::vector<ClusterCore> harts_;
     std::unique_ptr<EventUnit> events_;
     std::unique_ptr<DmaEngine> dma_;
     std::unique_ptr<DmaUnit> dma_unit_;

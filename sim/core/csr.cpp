@@ -122,6 +122,7 @@ bool Hart::csr_write(uint16_t a, uint32_t v) {
     if (a <= kFcsr && a >= kFflags) {
         if ((mstatus_ & kFsMask) == 0) return false; // FS = Off
         mstatus_ |= kFsDirty;
+        ungate_fp_instructions();
     }
     switch (a) {
     case kFflags: fflags_ = v & 0x1f; return true;
@@ -132,7 +133,10 @@ bool Hart::csr_write(uint16_t a, uint32_t v) {
         return true;
     case kMstatus:
         mstatus_ = (v & (0x88u | kFsMask)) | 0x1800u;
-        if ((mstatus_ & kFsMask) != kFsDirty) gate_fp_instructions();
+        if ((mstatus_ & kFsMask) != kFsDirty)
+            gate_fp_instructions();
+        else
+            ungate_fp_instructions();
         return true;
     case kTselect:
     case kTdata1:

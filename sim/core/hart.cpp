@@ -99,6 +99,15 @@ void Hart::set_code_range(uint32_t lo, uint32_t hi) {
     code_lo_ = lo;
     code_span_ = hi > lo ? hi - lo : 0;
     decode_cache_ = DecodeCache(code_span_ / 2 + 2);
+    shared_decode_ = nullptr;
+    decode_ = &decode_cache_;
+}
+
+void Hart::share_decode_cache(DecodeCache& shared) {
+    if (shared.size() != decode_cache_.size())
+        throw std::invalid_argument("Hart::share_decode_cache: the shared cache covers another code range");
+    shared_decode_ = &shared;
+    if ((mstatus_ & kFsMask) == kFsDirty) ungate_fp_instructions();
 }
 
 void Hart::set_fast_ram(Ram* ram) {
@@ -306,10 +315,12 @@ void Hart::fp_gate(Hart& h, const DecodedInsn& d) {
     if ((h.mstatus_ & kFsMask) == kFsDirty) {
         const_cast<DecodedInsn&>(d).exec = own.exec;
         const_cast<DecodedInsn&>(d).fast = own.fast;
+        h.ungate_fp_instructions();
     }
 }
 
 void Hart::gate_fp_instructions() {
+    decode_ = &decode_cache_;
     for (DecodedInsn& slot : decode_cache_)
         if (slot.exec && is_fp_class(slot.cls)) {
             slot.exec = &Hart::fp_gate;
@@ -326,13 +337,14 @@ const DecodedInsn& Hart::fetch_slow() {
 const DecodedInsn& Hart::resolve() {
     const uint32_t off = pc_ - code_lo_;
     if (off >= code_span_) return fetch_slow();
-    DecodedInsn& slot = decode_cache_[off >> 1];
+    DecodedInsn& slot = (*decode_)[off >> 1];
     if (!slot.exec) decode_at(slot, pc_);
     return slot;
 }
 
 void Hart::fence_i() {
     decode_cache_.clear();
+    if (shared_decode_) shared_decode_->clear();
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -367,7 +379,9 @@ void Hart::slow_store(uint32_t addr, unsigned size, uint32_t value) {
     // Self-modifying code: forget the decoded forms of the parcels the store touched.
     for (uint32_t a = (addr & ~1u) - 2; a < addr + size; a += 2) {
         const uint32_t off = a - code_lo_;
-        if (off < code_span_) decode_cache_[off >> 1] = DecodedInsn{};
+        if (off >= code_span_) continue;
+        decode_cache_[off >> 1] = DecodedInsn{};
+        if (shared_decode_) (*shared_decode_)[off >> 1] = DecodedInsn{};
     }
     if ((addr & ~3u) == watch_addr_) {
         uint32_t word = 0;

@@ -137,6 +137,11 @@ class Hart {
     void reset(uint32_t pc, uint32_t sp);
     // Instructions in [lo, hi) are decoded once and cached; elsewhere they are decoded on every fetch.
     void set_code_range(uint32_t lo, uint32_t hi);
+    // Decodes into `shared`, a cache of the same range that other cores of the same timing use too, while FS
+    // is Dirty (no FP instruction needs the gate); into its own otherwise. Cores running the same program
+    // then keep one copy of its decoded loops in the host's caches instead of one each. `shared` must
+    // outlive the hart, and set_code_range come first.
+    void share_decode_cache(DecodeCache& shared);
     // The memory that takes the fast path for data accesses (the rest goes through the address map).
     void set_fast_ram(Ram* ram);
     // A word whose stores are reported to the host (tohost).
@@ -379,7 +384,12 @@ class Hart {
                c == InsnClass::FpStore;
     }
     static void fp_gate(Hart& h, const DecodedInsn& d);
+    // FS left Dirty: the core's own cache, with every FP instruction gated.
     void gate_fp_instructions();
+    // FS became Dirty: the shared cache, if there is one.
+    void ungate_fp_instructions() {
+        if (shared_decode_) decode_ = shared_decode_;
+    }
 
     // Hardware loops (XCVhwlp).
     struct HwLoop {
@@ -397,7 +407,7 @@ class Hart {
     // through their exec, and an empty one sends execute_one to resolve().
     const DecodedInsn* slot_at(uint32_t pc) const {
         const uint32_t off = pc - code_lo_;
-        return off < code_span_ ? &decode_cache_[off >> 1] : &scratch_[1];
+        return off < code_span_ ? &(*decode_)[off >> 1] : &scratch_[1];
     }
     // The decoded instruction at pc_, for an empty slot: decodes it into its cache slot, or into scratch_[0]
     // outside the cached range.
@@ -482,8 +492,11 @@ class Hart {
     uint32_t code_lo_ = 0;
     uint32_t code_span_ = 0;
     // Two slots more than the range needs, never filled: stepping from the last instruction of the range to
-    // its successor lands on an empty slot.
+    // its successor lands on an empty slot. decode_ is the one in use: decode_cache_ or shared_decode_ (see
+    // share_decode_cache). A handler may switch it, so the loops look the next slot up after a handler.
     DecodeCache decode_cache_;
+    DecodeCache* shared_decode_ = nullptr;
+    DecodeCache* decode_ = &decode_cache_;
     // [0] holds instructions decoded outside the cached range; [1] and [2] stay empty for the same reason.
     std::array<DecodedInsn, 3> scratch_{};
 

@@ -30,9 +30,7 @@ template <bool kFetchModel, bool kObserved, bool kChain>
         cycle = cycle_;
     }
     issue_ = cycle;
-    const unsigned len = d.len;
-    const uint32_t fall_through = pc + len;
-    next_pc_ = fall_through;
+    next_pc_ = pc + d.len;
     cycle_ = cycle + d.cost;
     pending_ |= d.pend_mask;
     // Observers get a copy: fence.i and self-modifying stores clear the decode-cache slot d refers to.
@@ -44,13 +42,9 @@ template <bool kFetchModel, bool kObserved, bool kChain>
     const uint32_t next = next_pc_;
     pc_ = next;
     ++stats_.by_class_and_size[d.stat_index];
-    // Slots are per parcel, so the next instruction in line is len / 2 slots on (an empty slot past the end
-    // of the cached range, or of the scratch slot).
-    static_assert(sizeof(DecodedInsn) % 2 == 0);
+    // Looked up again: the handler may have switched the decode cache (FS, share_decode_cache).
     if constexpr (kChain)
-        dp = next == fall_through ? reinterpret_cast<const DecodedInsn*>(reinterpret_cast<const char*>(dp) +
-                                                                         len * (sizeof(DecodedInsn) / 2))
-                                  : slot_at(next);
+        dp = slot_at(next);
     else
         dp = nullptr;
     if (hwloop_armed_) [[unlikely]]
@@ -287,7 +281,7 @@ template <bool kFetchModel, bool kLoops, bool kAhead>
         cycle = cycle_;
         limit = limit_;
         ++stats_.by_class_and_size[d.stat_index];
-        dp = next == pc + len ? step_to(dp, len) : slot_at(next);
+        dp = slot_at(next); // the handler may have switched the decode cache
         pc = next;
         goto loops;
     }
