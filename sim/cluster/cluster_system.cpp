@@ -104,8 +104,11 @@ ClusterMachine::ClusterMachine(const ElfImage& elf, const PlatformConfig& config
         if (lo < hi) {
             const uint32_t end = std::min<uint32_t>(hi, lo + kMaxDecodedCode);
             h.set_code_range(lo, end);
-            if (i == 0) shared_code_ = DecodeCache((end - lo) / 2 + 2);
-            h.share_decode_cache(shared_code_);
+            if (i == 0) {
+                gated_code_ = DecodeCache((end - lo) / 2 + 2);
+                shared_code_ = DecodeCache((end - lo) / 2 + 2);
+            }
+            h.share_decode_caches(gated_code_, shared_code_);
         }
         if (auto tohost = elf_.symbol("tohost")) h.watch_word(*tohost);
         h.set_memory_guards(&host_.guards());

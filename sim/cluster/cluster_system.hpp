@@ -115,7 +115,9 @@ class ClusterMachine {
     bool private_fpus_ = false;
     std::unique_ptr<InstructionCache> icache_;
     SharedFpus fpu_arbiter_;
-    // The cores' decoded program while their FS is Dirty; declared before harts_, so it outlives them.
+    // The cores' decoded program, with FP instructions gated (FS not Dirty) and without; declared before
+    // harts_, so that they outlive the cores.
+    DecodeCache gated_code_;
     DecodeCache shared_code_;
     std::vector<ClusterCore> harts_;
     std::unique_ptr<EventUnit> events_;

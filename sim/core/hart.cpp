@@ -99,15 +99,16 @@ void Hart::set_code_range(uint32_t lo, uint32_t hi) {
     code_lo_ = lo;
     code_span_ = hi > lo ? hi - lo : 0;
     decode_cache_ = DecodeCache(code_span_ / 2 + 2);
-    shared_decode_ = nullptr;
+    shared_gated_ = shared_ungated_ = nullptr;
     decode_ = &decode_cache_;
 }
 
-void Hart::share_decode_cache(DecodeCache& shared) {
-    if (shared.size() != decode_cache_.size())
-        throw std::invalid_argument("Hart::share_decode_cache: the shared cache covers another code range");
-    shared_decode_ = &shared;
-    if ((mstatus_ & kFsMask) == kFsDirty) ungate_fp_instructions();
+void Hart::share_decode_caches(DecodeCache& gated, DecodeCache& ungated) {
+    if (gated.size() != decode_cache_.size() || ungated.size() != decode_cache_.size())
+        throw std::invalid_argument("Hart::share_decode_caches: a shared cache covers another code range");
+    shared_gated_ = &gated;
+    shared_ungated_ = &ungated;
+    decode_ = (mstatus_ & kFsMask) == kFsDirty ? shared_ungated_ : shared_gated_;
 }
 
 void Hart::set_fast_ram(Ram* ram) {
@@ -313,14 +314,20 @@ void Hart::fp_gate(Hart& h, const DecodedInsn& d) {
     // A store only reads the FP state; anything else writes a register or the flags.
     if (d.cls != InsnClass::FpStore) h.mstatus_ |= kFsDirty;
     if ((h.mstatus_ & kFsMask) == kFsDirty) {
-        const_cast<DecodedInsn&>(d).exec = own.exec;
-        const_cast<DecodedInsn&>(d).fast = own.fast;
-        h.ungate_fp_instructions();
+        if (h.shared_ungated_) {
+            h.ungate_fp_instructions(); // the gated slot stays gated for the cores that share it
+        } else {
+            const_cast<DecodedInsn&>(d).exec = own.exec;
+            const_cast<DecodedInsn&>(d).fast = own.fast;
+        }
     }
 }
 
 void Hart::gate_fp_instructions() {
-    decode_ = &decode_cache_;
+    if (shared_gated_) {
+        decode_ = shared_gated_;
+        return;
+    }
     for (DecodedInsn& slot : decode_cache_)
         if (slot.exec && is_fp_class(slot.cls)) {
             slot.exec = &Hart::fp_gate;
@@ -344,7 +351,10 @@ const DecodedInsn& Hart::resolve() {
 
 void Hart::fence_i() {
     decode_cache_.clear();
-    if (shared_decode_) shared_decode_->clear();
+    if (shared_gated_) {
+        shared_gated_->clear();
+        shared_ungated_->clear();
+    }
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -381,7 +391,7 @@ void Hart::slow_store(uint32_t addr, unsigned size, uint32_t value) {
         const uint32_t off = a - code_lo_;
         if (off >= code_span_) continue;
         decode_cache_[off >> 1] = DecodedInsn{};
-        if (shared_decode_) (*shared_decode_)[off >> 1] = DecodedInsn{};
+        if (shared_gated_) (*shared_gated_)[off >> 1] = (*shared_ungated_)[off >> 1] = DecodedInsn{};
     }
     if ((addr & ~3u) == watch_addr_) {
         uint32_t word = 0;

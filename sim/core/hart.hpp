@@ -137,11 +137,11 @@ class Hart {
     void reset(uint32_t pc, uint32_t sp);
     // Instructions in [lo, hi) are decoded once and cached; elsewhere they are decoded on every fetch.
     void set_code_range(uint32_t lo, uint32_t hi);
-    // Decodes into `shared`, a cache of the same range that other cores of the same timing use too, while FS
-    // is Dirty (no FP instruction needs the gate); into its own otherwise. Cores running the same program
-    // then keep one copy of its decoded loops in the host's caches instead of one each. `shared` must
-    // outlive the hart, and set_code_range come first.
-    void share_decode_cache(DecodeCache& shared);
+    // Decodes into caches shared with the other cores of a cluster (same code range and timing): `gated`
+    // while FS is not Dirty, where every FP instruction goes through the FS gate, `ungated` while it is.
+    // Cores running the same program then keep one copy of its decoded loops in the host's caches instead of
+    // one each, and FS stays each core's own. Both must outlive the hart, and set_code_range come first.
+    void share_decode_caches(DecodeCache& gated, DecodeCache& ungated);
     // The memory that takes the fast path for data accesses (the rest goes through the address map).
     void set_fast_ram(Ram* ram);
     // A word whose stores are reported to the host (tohost).
@@ -384,11 +384,11 @@ class Hart {
                c == InsnClass::FpStore;
     }
     static void fp_gate(Hart& h, const DecodedInsn& d);
-    // FS left Dirty: the core's own cache, with every FP instruction gated.
+    // FS left Dirty (or the core was reset): FP instructions go through the gate again.
     void gate_fp_instructions();
-    // FS became Dirty: the shared cache, if there is one.
+    // FS became Dirty: the shared ungated cache, if there is one (without, fp_gate ungates slot by slot).
     void ungate_fp_instructions() {
-        if (shared_decode_) decode_ = shared_decode_;
+        if (shared_ungated_) decode_ = shared_ungated_;
     }
 
     // Hardware loops (XCVhwlp).
@@ -492,10 +492,11 @@ class Hart {
     uint32_t code_lo_ = 0;
     uint32_t code_span_ = 0;
     // Two slots more than the range needs, never filled: stepping from the last instruction of the range to
-    // its successor lands on an empty slot. decode_ is the one in use: decode_cache_ or shared_decode_ (see
-    // share_decode_cache). A handler may switch it, so the loops look the next slot up after a handler.
+    // its successor lands on an empty slot. decode_ is the one in use: decode_cache_, or one of the shared
+    // ones (share_decode_caches). A handler may switch it, so the loops look the next slot up after one.
     DecodeCache decode_cache_;
-    DecodeCache* shared_decode_ = nullptr;
+    DecodeCache* shared_gated_ = nullptr;
+    DecodeCache* shared_ungated_ = nullptr;
     DecodeCache* decode_ = &decode_cache_;
     // [0] holds instructions decoded outside the cached range; [1] and [2] stay empty for the same reason.
     std::array<DecodedInsn, 3> scratch_{};

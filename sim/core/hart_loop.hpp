@@ -42,7 +42,7 @@ template <bool kFetchModel, bool kObserved, bool kChain>
     const uint32_t next = next_pc_;
     pc_ = next;
     ++stats_.by_class_and_size[d.stat_index];
-    // Looked up again: the handler may have switched the decode cache (FS, share_decode_cache).
+    // Looked up again: the handler may have switched the decode cache (FS, share_decode_caches).
     if constexpr (kChain)
         dp = slot_at(next);
     else

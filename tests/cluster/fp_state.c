@@ -50,18 +50,25 @@ __attribute__((noinline)) static float scale(float x, int rounds) {
     return x;
 }
 
+/* Every FP instruction the odd cores run with FS back at Initial is here, and was run before by cores whose
+ * FS was Dirty: the gate must come from the core's FS, not from who decoded the instruction first. */
+__attribute__((noinline)) static void accumulate(volatile float* sum, int x, int rounds) {
+    *sum += scale((float)x, rounds);
+}
+
 static void work(void* unused) {
     (void)unused;
     const unsigned id = core_id();
     const int odd = id & 1;
-    results[id] = scale((float)id, 40);
+    accumulate(&results[id], (int)id, 40);
+    accumulate(&results[id], (int)id, 40);
     fs_after_first[id] = read_fs();
     barrier();
     if (odd) {
         set_fs(FS_INITIAL);
         fs_after_reset[id] = read_fs();
     }
-    results[id] += scale(1.0f, 40 + (int)id);
+    accumulate(&results[id], 1, 40 + (int)id);
     fs_after_second[id] = read_fs();
     barrier();
     if (odd) {
@@ -72,7 +79,7 @@ static void work(void* unused) {
         __asm__ volatile("csrr %0, mscratch" : "=r"(off_trap_cause[id]));
         set_fs(FS_INITIAL);
     } else {
-        results[id] += scale(2.0f, 60);
+        accumulate(&results[id], 2, 60);
     }
 }
 
@@ -90,7 +97,10 @@ int main(void) {
     }
     /* Every core's sum is what core 0 computes the same way. */
     for (unsigned i = 0; i < n; i++) {
-        float expected = scale((float)i, 40) + scale(1.0f, 40 + (int)i);
+        float expected = 0.0f;
+        expected += scale((float)i, 40);
+        expected += scale((float)i, 40);
+        expected += scale(1.0f, 40 + (int)i);
         if (!(i & 1)) expected += scale(2.0f, 60);
         if (results[i] != expected) return 7;
     }
