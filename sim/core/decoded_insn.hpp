@@ -75,6 +75,9 @@ enum class FastOp : uint8_t {
     Sw,
     Flw,
     Fsw,
+    // An FP operation (arithmetic, compare, convert, move, div/sqrt): run through its handler, but a core
+    // whose FPU is its own may run it ahead of its turn (Hart::run_ahead_if_private).
+    FpuOp,
     Count
 };
 
@@ -119,6 +122,9 @@ constexpr bool branch_taken(FastOp op, uint32_t a, uint32_t b) {
     default: return false;
     }
 }
+
+// The rm field of an FP instruction that selects frm, and the highest rounding mode either may name (RMM).
+inline constexpr uint8_t kDynamicRm = 7, kLastRm = 4;
 
 // Scoreboard slots: 0..31 integer registers, 32..63 FP registers, then two pseudo registers.
 inline constexpr uint8_t kFpSlot = 32;

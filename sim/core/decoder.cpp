@@ -34,6 +34,7 @@ DecodedInsn decode(uint32_t raw, const CoreTiming& timing) {
                              : d.cls == InsnClass::Fp || d.cls == InsnClass::FpDivSqrt ? ReadyCause::Fpu
                                                                                        : ReadyCause::Other;
     d.ready_code = static_cast<uint16_t>(ready_entry(d.latency, cause));
+    if (d.cls == InsnClass::Fp || d.cls == InsnClass::FpDivSqrt) d.fast = FastOp::FpuOp;
     if (d.cost != 1) d.fast = FastOp::None; // the inline loop counts one cycle for them
     for (const uint8_t s : d.src)
         if (s < kZeroSlot) d.src_mask |= uint64_t{1} << s;

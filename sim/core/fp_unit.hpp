@@ -11,17 +11,14 @@
 
 namespace pulpsim::isa::fpu {
 
-// The rm encoding that selects frm.
-inline constexpr uint8_t kDynamicRm = 7;
-
 inline bool static_rm_ok(unsigned rm) {
-    return rm <= 4 || rm == kDynamicRm;
+    return rm <= kLastRm || rm == kDynamicRm;
 }
 
 // The rounding mode of `d` (d.aux holds the rm field); a reserved frm value makes it illegal.
 inline fp::Rounding rounding(Hart& h, const DecodedInsn& d) {
     const unsigned rm = d.aux == kDynamicRm ? h.frm_ : d.aux;
-    if (rm > 4) h.trap(cause::kIllegalInstruction, d.raw);
+    if (rm > kLastRm) h.trap(cause::kIllegalInstruction, d.raw);
     return static_cast<fp::Rounding>(rm);
 }
 

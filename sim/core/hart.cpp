@@ -176,6 +176,10 @@ void Hart::undo_counters(CoreStats& stats, const RunAheadEntry& e) {
     auto& stalls = stats.stall_cycles;
     stalls[static_cast<size_t>(StallKind::Control)] -= e.control;
     if (e.flags & kAheadBranchTaken) --stats.branches_taken;
+    if (e.flags & kAheadFpu) {
+        --stats.fp_writebacks;
+        stalls[static_cast<size_t>(StallKind::FpuDependency)] -= e.fpu_wait; // as fpu::issue counted it
+    }
     if (e.operand_wait) {
         // As stall_on_operands counted it.
         switch (static_cast<ReadyCause>(e.operand_cause)) {

@@ -158,12 +158,16 @@ class Hart {
     inline void run_lockstep(uint64_t cycle_limit);
     // After its turn, a core of the lockstep engine runs ahead, up to `limit`, through the instructions that
     // touch nothing outside it (RV32I arithmetic, branches and jal, fetches that hit its private cache
-    // level), stopping before the next one that may reach a shared block. No other core can tell when those
-    // ran, except by reading this core's counters (a region's host call) or by ending the run: for those,
-    // the instructions run ahead are journaled (stats_seen_by, rewind_run_ahead).
+    // level, FP operations on the core's own FPU and div/sqrt unit), stopping before the next one that may
+    // reach a shared block. No other core can tell when those ran, except by reading this core's counters (a
+    // region's host call) or by ending the run: for those, the instructions run ahead are journaled
+    // (stats_seen_by, rewind_run_ahead).
     inline void run_ahead_if_private(uint64_t limit) {
         // An observed core is told of every instruction in its turn.
-        if (runs_ahead(slot_at(pc_)->fast) && cycle_ < limit && observers_.empty()) run_ahead(limit);
+        const FastOp next = slot_at(pc_)->fast;
+        if ((runs_ahead(next) || (next == FastOp::FpuOp && !fpu_arbiter_)) && cycle_ < limit &&
+            observers_.empty())
+            run_ahead(limit);
     }
     // The engine's order of turns, which places run-ahead instructions against another core's turn.
     void set_issue_order(const IssueOrder* order) { issue_order_ = order; }
@@ -421,6 +425,11 @@ class Hart {
     static bool runs_ahead(FastOp op) {
         return static_cast<uint8_t>(static_cast<uint8_t>(op) - 1) < static_cast<uint8_t>(FastOp::Jal);
     }
+    // Whether an FP operation (FastOp::FpuOp) may run ahead: it goes to the core's own FPU or div/sqrt unit,
+    // which no other core can hold, and its rounding mode is valid (it cannot trap).
+    bool fpu_op_runs_ahead(const DecodedInsn& d) const {
+        return fpu_arbiter_ == nullptr && (d.aux != kDynamicRm || frm_ <= kLastRm);
+    }
     // An instruction run ahead, with what it added to the counters.
     struct RunAheadEntry {
         uint64_t start = 0; // the cycle it would have taken its turn in
@@ -429,9 +438,10 @@ class Hart {
         uint8_t stat_index = 0;
         uint8_t operand_cause = 0; // ReadyCause
         uint8_t control = 0;       // refetch cycles of a taken branch or jump
-        uint8_t flags = 0;         // kAheadBranchTaken, kAheadFetched
+        uint8_t flags = 0;         // kAheadBranchTaken, kAheadFetched, kAheadFpu
+        uint32_t fpu_wait = 0;     // an FP operation: cycles it waited for the core's div/sqrt unit
     };
-    static constexpr uint8_t kAheadBranchTaken = 1, kAheadFetched = 2;
+    static constexpr uint8_t kAheadBranchTaken = 1, kAheadFetched = 2, kAheadFpu = 4;
     static constexpr unsigned kRunAheadCapacity = 64;
     // Whether this core's instruction of cycle `start` takes its turn after core `other`'s of cycle `turn`.
     bool runs_after(uint64_t start, unsigned other, uint64_t turn) const {

@@ -91,9 +91,10 @@ template <bool kFetchModel> [[gnu::always_inline]] inline void Hart::run_inline(
 // kLoops: a hardware loop is armed, and the pc after each instruction is compared with the loop ends. Returns
 // when that changes: without a loop armed only handlers can arm one, so the inline instructions skip the
 // check.
-// kAhead: run ahead (run_ahead_if_private): only RV32I arithmetic, branches and jal, journaled in ahead_;
-// returns false before the first instruction that is none of those, needs a shared cache level or finds the
-// journal full (true: the loop state changed or the limit was reached).
+// kAhead: run ahead (run_ahead_if_private): only RV32I arithmetic, branches, jal and the FP operations
+// fpu_op_runs_ahead allows, journaled in ahead_; returns false before the first instruction that is none of
+// those, needs a shared cache level or finds the journal full (true: the loop state changed or the limit was
+// reached).
 template <bool kFetchModel, bool kLoops, bool kAhead>
 [[gnu::always_inline]] inline bool Hart::run_inline_part() {
     uint32_t pc = pc_;
@@ -117,9 +118,10 @@ template <bool kFetchModel, bool kLoops, bool kAhead>
             // takes its turn in.
             const DecodedInsn& next = *dp;
             unsigned straddle;
-            if (ahead_len_ == kRunAheadCapacity || !runs_ahead(next.fast) ||
-                (next.fast >= FastOp::Beq &&
-                 !straddle_cost(pc + static_cast<uint32_t>(next.imm), straddle))) {
+            if (ahead_len_ == kRunAheadCapacity ||
+                (runs_ahead(next.fast) ? next.fast >= FastOp::Beq &&
+                                             !straddle_cost(pc + static_cast<uint32_t>(next.imm), straddle)
+                                       : next.fast != FastOp::FpuOp || !fpu_op_runs_ahead(next))) {
                 went_on = false;
                 break;
             }
@@ -235,6 +237,7 @@ template <bool kFetchModel, bool kLoops, bool kAhead>
             if (!plain_store(rs1 + imm, f_[d.rs2])) goto full;
             break;
         case FastOp::None:
+        case FastOp::FpuOp:
         case FastOp::Count: goto full;
         default: __builtin_unreachable();
         }
@@ -261,9 +264,9 @@ template <bool kFetchModel, bool kLoops, bool kAhead>
         if constexpr (kLoops) goto loops;
         continue;
     full: {
-        if constexpr (kAhead) __builtin_unreachable(); // checked before the instruction started
-        // What execute_one does, from the locals.
-        if (!d.exec) [[unlikely]] {
+        // What execute_one does, from the locals. Running ahead, only an FP operation comes here (checked
+        // before it started), and its handler cannot trap.
+        if (!kAhead && !d.exec) [[unlikely]] {
             sync();
             dp = &resolve();
             goto decoded;
@@ -274,7 +277,13 @@ template <bool kFetchModel, bool kLoops, bool kAhead>
         next_pc_ = pc + len;
         cycle_ = cycle + d.cost;
         pending_ |= d.pend_mask;
+        [[maybe_unused]] uint64_t waited_before = 0;
+        if constexpr (kAhead) waited_before = stats_.stalls(StallKind::FpuDependency);
         d.exec(*this, d);
+        if constexpr (kAhead) {
+            entry->fpu_wait = static_cast<uint32_t>(stats_.stalls(StallKind::FpuDependency) - waited_before);
+            entry->flags |= kAheadFpu;
+        }
         ready_[d.dst] = (issue_ << 2) + d.ready_code;
         x_[0] = 0;
         const uint32_t next = next_pc_;

@@ -255,7 +255,7 @@ bool decode_xfvec(uint32_t raw, DecodedInsn& d, const CoreTiming& timing) {
     // Shapes every vectorial instruction the same way: rounding from frm, FP registers unless told.
     auto shape = [&](ExecFn fn, unsigned sources, bool int_src, bool int_dst, unsigned latency) {
         fpu::shape(d, raw, fn, sources, int_src, int_dst, latency);
-        d.aux = fpu::kDynamicRm;
+        d.aux = kDynamicRm;
         return true;
     };
     // rd is also read: the accumulators and the partly written vfcvt.h.s target.

@@ -1,8 +1,9 @@
 /*
  * Cores that run ahead of their turn (the lockstep engine's run-ahead): the workers spin in loops of
- * register arithmetic and branches only, which they may run ahead of the others, while core 0 opens and
- * closes a region over the whole cluster and then ends the run. The region's counters and every core's
- * counters at the end must be those of per-cycle interleaving (the test compares with the reference loop).
+ * register arithmetic and branches, and of FP operations, which they may run ahead of the others (the FP ones
+ * while each core has its own FPU), while core 0 opens and closes a region over the whole cluster and then
+ * ends the run. The region's counters and every core's counters at the end must be those of per-cycle
+ * interleaving (the test compares with the reference loop).
  */
 #include <stdint.h>
 
@@ -19,15 +20,35 @@ static uint32_t mix(uint32_t x, unsigned rounds) {
     return x;
 }
 
+/* FP operations, which a core runs ahead while its FPU is its own (pulp-open) and which take their turns on
+ * shared FPUs (vega). The fmadd after each fdiv does not use its result but waits for the div/sqrt unit. */
+static float fp_mix(float x, float y, unsigned rounds) {
+    const float one = 1.0f;
+    float z = 0.25f;
+    for (unsigned i = 0; i < rounds; i++) {
+        __asm__ volatile("fmadd.s %0, %0, %1, %2" : "+f"(x) : "f"(y), "f"(one));
+        if ((i & 3) == 0) __asm__ volatile("fdiv.s %0, %0, %1" : "+f"(x) : "f"(y));
+        __asm__ volatile("fmadd.s %0, %1, %1, %0" : "+f"(z) : "f"(y));
+        __asm__ volatile("fsgnjx.s %0, %0, %1" : "+f"(y) : "f"(x));
+    }
+    return x + y + z;
+}
+
 static volatile uint32_t sink[16];
 
 static void work(void* arg) {
     const unsigned id = core_id();
     if (id != 0) {
-        /* Never returns: the run ends in core 0's turn, with the workers in the middle of their loops. */
+        /* Never returns: the run ends in core 0's turn, with the workers in the middle of their loops (the
+         * odd ones in FP operations). */
         uint32_t x = id;
-        for (;;)
-            x = mix(x, 1000 + 37 * id);
+        float f = 0.5f + (float)id;
+        for (;;) {
+            if (id & 1)
+                f = fp_mix(f, 0.75f, 1000 + 37 * id);
+            else
+                x = mix(x, 1000 + 37 * id);
+        }
     }
     sink[0] = mix(1, 500);
     region_begin("while_others_run", (uint32_t)(uintptr_t)arg);

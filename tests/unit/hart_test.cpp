@@ -103,6 +103,104 @@ TEST(Hart, StoreIntoDecodedCodeTakesEffect) {
     EXPECT_EQ(m.hart.exit_code(), 7);
 }
 
+// RV32F encodings (R4-type and R-type with rm; funct7 0x0c = fdiv.s, 0x10 = fsgnj*.s) and csrrs.
+constexpr uint32_t fmadd_s(unsigned rd, unsigned rs1, unsigned rs2, unsigned rs3, unsigned rm) {
+    return (rs3 << 27) | (rs2 << 20) | (rs1 << 15) | (rm << 12) | (rd << 7) | 0x43;
+}
+constexpr uint32_t fdiv_s(unsigned rd, unsigned rs1, unsigned rs2) {
+    return (0x0cu << 25) | (rs2 << 20) | (rs1 << 15) | (rd << 7) | 0x53;
+}
+constexpr uint32_t fsgnjx_s(unsigned rd, unsigned rs1, unsigned rs2) {
+    return (0x10u << 25) | (rs2 << 20) | (rs1 << 15) | (2u << 12) | (rd << 7) | 0x53;
+}
+constexpr uint32_t csrrs(unsigned rd, uint16_t csr, unsigned rs1) {
+    return (uint32_t{csr} << 20) | (rs1 << 15) | (2u << 12) | (rd << 7) | 0x73;
+}
+
+// Every turn of the lockstep engine comes after `turn`: whatever a core ran ahead lies past it.
+struct TurnBefore final : IssueOrder {
+    uint64_t turn = 0;
+    bool runs_before(unsigned, unsigned, uint64_t) const override { return true; }
+    uint64_t turn_cycle() const override { return turn; }
+};
+
+void expect_same_counters(const CoreStats& a, const CoreStats& b) {
+    EXPECT_EQ(a.by_class_and_size, b.by_class_and_size);
+    EXPECT_EQ(a.stall_cycles, b.stall_cycles);
+    EXPECT_EQ(a.fp_writebacks, b.fp_writebacks);
+    EXPECT_EQ(a.branches_taken, b.branches_taken);
+    EXPECT_EQ(a.load_use_hazards, b.load_use_hazards);
+}
+
+// A loop of FP operations whose second pass runs from the loop head at 0x100c: fdiv.s (19 cycles, inexact),
+// an fmadd.s that does not use its result but waits for the core's div/sqrt unit, an fsgnjx.s that does.
+std::vector<uint32_t> fp_loop(unsigned fmadd_rm) {
+    return {lui(5, 0x6000),
+            csrrs(0, csr::kMstatus, 5), // FS = Dirty
+            addi(7, 0, 2),
+            fdiv_s(1, 2, 3), // 0x100c
+            fmadd_s(4, 5, 5, 4, fmadd_rm),
+            fsgnjx_s(6, 6, 1),
+            addi(7, 7, -1),
+            bne(7, 0, -16),
+            addi(17, 0, 93),
+            kEcall};
+}
+// Running ahead from the head, a core stops at the first instruction after the loop: never run, it is not
+// decoded yet.
+constexpr uint32_t kLoopHead = kBase + 0xc, kLoopExit = kBase + 0x20;
+
+// Decodes the loop in a first pass and stops at the head of the second.
+void run_first_pass(Machine& m) {
+    m.hart.set_freg(2, 0x40c00000u); // 6.0
+    m.hart.set_freg(3, 0x40e00000u); // 7.0
+    m.hart.set_freg(5, 0x3fc00000u); // 1.5
+    while (m.hart.pc() != kLoopHead || m.hart.xreg(7) != 1) {
+        m.hart.step();
+        ASSERT_FALSE(m.hart.stopped()) << m.hart.stop_message();
+    }
+}
+
+// A core whose FPU is its own runs its FP operations ahead of its turn, and what they added to its counters,
+// the wait for the div/sqrt unit included, is taken back for a core whose turn comes first and at the end
+// of a run that ends before them.
+TEST(HartRunAhead, FpOperationsOnItsOwnFpuRunAheadAndAreTakenBack) {
+    Machine m(fp_loop(0));
+    run_first_pass(m);
+    const CoreStats before = m.hart.stats();
+    const uint64_t cycle = m.hart.cycle();
+    TurnBefore order;
+    order.turn = cycle - 1;
+    m.hart.set_issue_order(&order);
+
+    m.hart.run_ahead_if_private(UINT64_MAX);
+    ASSERT_EQ(m.hart.pc(), kLoopExit);
+    EXPECT_EQ(m.hart.stats().fp_writebacks, before.fp_writebacks + 3);
+    EXPECT_GT(m.hart.stats().stalls(StallKind::FpuDependency), before.stalls(StallKind::FpuDependency) + 17)
+        << "the fmadd.s did not wait for the div/sqrt unit, nor the fsgnjx.s for the quotient";
+    EXPECT_EQ(m.hart.stats().instret(), before.instret() + 5);
+
+    expect_same_counters(m.hart.stats_seen_by(1), before);
+    m.hart.rewind_run_ahead(1, order.turn);
+    expect_same_counters(m.hart.stats(), before);
+    EXPECT_EQ(m.hart.cycle(), cycle);
+    EXPECT_EQ(m.hart.pc(), kLoopHead);
+}
+
+// An FP operation whose dynamic rounding mode names a reserved frm traps: it waits for its turn.
+TEST(HartRunAhead, FpOperationThatWouldTrapWaitsForItsTurn) {
+    Machine m(fp_loop(7));
+    run_first_pass(m);
+    m.hart.frm_ = 5;
+    const uint64_t cycle = m.hart.cycle();
+    TurnBefore order;
+    order.turn = cycle - 1;
+    m.hart.set_issue_order(&order);
+    m.hart.run_ahead_if_private(UINT64_MAX);
+    EXPECT_EQ(m.hart.pc(), kLoopHead + 4) << "ran ahead past the fmadd.s with frm = 5";
+    EXPECT_FALSE(m.hart.stopped());
+}
+
 } // namespace
 } // namespace pulpsim
 
