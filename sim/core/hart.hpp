@@ -164,9 +164,9 @@ class Hart {
     // (stats_seen_by, rewind_run_ahead).
     inline void run_ahead_if_private(uint64_t limit) {
         // An observed core is told of every instruction in its turn.
-        const FastOp next = slot_at(pc_)->fast;
-        if ((runs_ahead(next) || (next == FastOp::FpuOp && !fpu_arbiter_)) && cycle_ < limit &&
-            observers_.empty())
+        const DecodedInsn& next = *slot_at(pc_);
+        if ((runs_ahead(next.fast) || (next.fast == FastOp::FpuOp && fpu_op_runs_ahead(next))) &&
+            cycle_ < limit && observers_.empty())
             run_ahead(limit);
     }
     // The engine's order of turns, which places run-ahead instructions against another core's turn.
