@@ -197,6 +197,9 @@ void ClusterMachine::observe(const ClusterObservers& o) {
         harts_[i]->set_data_arbiter(o.tcdm ? static_cast<DataArbiter*>(&observed_arbiter_) : &arbiter_,
                                     static_cast<unsigned>(i));
     fpus_->set_observer(o.fpus);
+    if (!private_fpus_)
+        for (auto& h : harts_)
+            h->set_fpu_arbiter(&fpu_arbiter_); // an observer closes the cores' direct lanes
     dma_->set_observer(o.dma);
     events_->set_observer(o.events);
 }

@@ -99,6 +99,7 @@ class ClusterMachine {
                                                                : FpuOpKind::DivSqrt;
             return pool->issue_start(core, cycle, kind, divsqrt_latency);
         }
+        FpuLane lane(unsigned core) override { return pool->lane(core); }
     };
     void place_program();
 

@@ -80,7 +80,6 @@ FpuPool::FpuPool(const FpuPoolConfig& config) : mapping_(config.mapping) {
                                  : kSeveralFpus;
         some_core_chooses_ |= cores_[i].only_fpu == kSeveralFpus;
     }
-    inline_path_ = !some_core_chooses_ && observer_ == nullptr;
     reset();
 }
 
@@ -94,6 +93,14 @@ void FpuPool::reset() {
     for (uint64_t c = 0; c < kTrackedCycles; ++c)
         fpus_taken_at_[c] = {c, 0};
     newest_start_ = 0;
+}
+
+FpuLane FpuPool::lane(unsigned core_index) {
+    if (core_index >= core_count_) [[unlikely]]
+        throw_core_out_of_range(core_index);
+    Core& core = cores_[core_index];
+    if (some_core_chooses_ || observer_ != nullptr) return {};
+    return {&fpus_[core.only_fpu], &core.counters.fpu_operations, &core.counters.fpu_contention_cycles};
 }
 
 FpuGrant FpuPool::issue(unsigned core_index, uint64_t cycle, FpuOpKind kind, unsigned divsqrt_latency) {
@@ -114,7 +121,7 @@ FpuGrant FpuPool::issue(unsigned core_index, uint64_t cycle, FpuOpKind kind, uns
     fpu.take(best_start);
     if (some_core_chooses_) track_start(best, best_start);
     const uint64_t waited = best_start - cycle;
-    fpu.counters.contention_cycles += waited;
+    fpu.contention_cycles += waited;
     core.counters.fpu_contention_cycles += waited;
     ++core.counters.fpu_operations;
     if (observer_ != nullptr) [[unlikely]]

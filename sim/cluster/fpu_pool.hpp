@@ -42,6 +42,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/fpu_lane.hpp"
+
 namespace pulpsim {
 
 enum class FpuOpKind : uint8_t {
@@ -121,34 +123,19 @@ class FpuPool {
     // unit stays busy and until the result is usable (0: the configured default); other kinds ignore it.
     // Throws std::invalid_argument for a core index out of range.
     FpuGrant issue(unsigned core, uint64_t cycle, FpuOpKind kind, unsigned divsqrt_latency = 0);
-    // The start cycle issue() would give, with the common case (an add/mul/other operation of a core with one
-    // candidate FPU, nobody observing) inline: cores ask for every FP instruction.
+    // The start cycle issue() would give.
     uint64_t issue_start(unsigned core_index, uint64_t cycle, FpuOpKind kind, unsigned divsqrt_latency = 0) {
-        if (kind != FpuOpKind::DivSqrt && core_index < core_count_ && inline_path_) [[likely]] {
-            Core& core = cores_[core_index];
-            Fpu& fpu = fpus_[core.only_fpu];
-            ++core.counters.fpu_operations;
-            if (cycle > fpu.newest) [[likely]] { // after every start so far: free, and the newest
-                fpu.take(cycle);
-                return cycle;
-            }
-            const uint64_t start = fpu.first_free(cycle);
-            fpu.take(start);
-            const uint64_t waited = start - cycle;
-            fpu.counters.contention_cycles += waited;
-            core.counters.fpu_contention_cycles += waited;
-            return start;
-        }
         return issue(core_index, cycle, kind, divsqrt_latency).start;
     }
+    // Core `core`'s way to place add/mul/other operations on its one FPU itself, with the same result and
+    // counts as issue(): empty (unit nullptr) while a core has several candidates or an observer is attached.
+    // Valid until the pool is destroyed; set_observer() changes what it should be.
+    FpuLane lane(unsigned core);
 
     // Forgets every operation and zeroes the counters.
     void reset();
     // Tells `observer` of every operation placed from now on (nullptr: nobody).
-    void set_observer(FpuActivityObserver* observer) {
-        observer_ = observer;
-        inline_path_ = !some_core_chooses_ && observer_ == nullptr;
-    }
+    void set_observer(FpuActivityObserver* observer) { observer_ = observer; }
 
     unsigned core_count() const { return core_count_; }
     unsigned fpu_count() const { return static_cast<unsigned>(fpus_.size()); }
@@ -156,39 +143,17 @@ class FpuPool {
     const std::string& mapping() const { return mapping_; }
     uint64_t candidate_fpus(unsigned core) const { return cores_.at(core).candidates; }
 
-    const FpuUnitCounters& fpu(unsigned index) const { return fpus_.at(index).counters; }
+    // A pipelined FPU is busy exactly in the cycles it takes an operation.
+    FpuUnitCounters fpu(unsigned index) const {
+        const PipelinedUnitSlots& f = fpus_.at(index);
+        return {f.operations, f.operations, f.contention_cycles};
+    }
     const FpuUnitCounters& divsqrt_unit(unsigned index) const { return divsqrt_units_.at(index).counters; }
     const CoreFpuCounters& core(unsigned index) const { return cores_.at(index).counters; }
 
   private:
-    // A pipelined FPU remembers which of the 64 cycles from window_base start an operation.
-    struct Fpu {
-        uint64_t window_base = 0;
-        uint64_t starts = 0; // bit i: an operation starts at window_base + i
-        uint64_t newest = 0; // the latest start
-        FpuUnitCounters counters;
-        // x >> n, or 0 when n >= 64, without a branch: n follows the request stream, so a branch would often
-        // mispredict.
-        static uint64_t shift_right_or_zero(uint64_t x, uint64_t n) {
-            return (x >> (n & 63)) & (uint64_t{0} - (n < 64));
-        }
-        uint64_t first_free(uint64_t cycle) const {
-            const uint64_t from = cycle > window_base ? cycle : window_base;
-            // Bits shifted in from above the window read 0: nothing is granted beyond it.
-            return from +
-                   static_cast<unsigned>(std::countr_one(shift_right_or_zero(starts, from - window_base)));
-        }
-        void take(uint64_t start) {
-            const uint64_t span = start - window_base;
-            const uint64_t slide = span > 63 ? span - 63 : 0; // keep `start` in the window
-            starts = shift_right_or_zero(starts, slide);
-            window_base += slide;
-            starts |= uint64_t{1} << (start - window_base);
-            newest = start > newest ? start : newest;
-            ++counters.operations;
-            ++counters.busy_cycles;
-        }
-    };
+    // A pipelined FPU remembers which of the 64 cycles from its window's base start an operation.
+    using Fpu = PipelinedUnitSlots;
     struct DivSqrtUnit {
         uint64_t free_from = 0; // first cycle it takes a new operation
         FpuUnitCounters counters;
@@ -225,7 +190,6 @@ class FpuPool {
     std::vector<DivSqrtUnit> divsqrt_units_;
     std::vector<Core> cores_;
     bool some_core_chooses_ = false; // keep fpus_taken_at_
-    bool inline_path_ = true;        // issue_start() may place an operation itself
     std::array<CycleSlot, kTrackedCycles> fpus_taken_at_;
     uint64_t newest_start_ = 0;
     FpuActivityObserver* observer_ = nullptr;

@@ -21,6 +21,11 @@ InstructionCache::InstructionCache(const InstructionCacheConfig& config) : confi
     counters_.assign(config.cores, {});
 }
 
+FetchLane InstructionCache::lane(unsigned core) {
+    std::vector<uint32_t>& tags = l0_.at(core).tags;
+    return {tags.data(), static_cast<uint32_t>(tags.size() - 1), kLineShift, &counters_[core].fetches};
+}
+
 bool InstructionCache::fetch_line_privately(unsigned core, uint32_t addr) {
     const uint32_t line = addr >> kLineShift;
     if (l0_[core].tags[line & (l0_[core].tags.size() - 1)] != line) return false;

@@ -43,6 +43,7 @@ class InstructionCache : public InstructionFetchPort {
     // An L0 hit touches only the core's own L0.
     bool fetch_line_privately(unsigned core, uint32_t addr) override;
     void uncount_private_fetch(unsigned core) override { --counters_[core].fetches; }
+    FetchLane lane(unsigned core) override;
     const InstructionCacheCounters& counters(unsigned core) const { return counters_.at(core); }
 
   private:

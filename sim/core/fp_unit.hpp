@@ -26,7 +26,9 @@ inline fp::Rounding rounding(Hart& h, const DecodedInsn& d) {
 // the cluster's shared FPUs, which other cores may hold.
 inline void issue(Hart& h, FpuOperation op) {
     if (h.fpu_arbiter_) [[unlikely]]
-        h.delay_issue(h.fpu_arbiter_->issue(h.hartid(), h.issue_, op, 0), StallKind::FpuContention);
+        h.delay_issue(h.fpu_lane_.unit ? h.fpu_lane_.grant(h.issue_)
+                                       : h.fpu_arbiter_->issue(h.hartid(), h.issue_, op, 0),
+                      StallKind::FpuContention);
     else
         h.delay_issue(h.fpu_free_, StallKind::FpuDependency);
     ++h.stats_.fp_writebacks;

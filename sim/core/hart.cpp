@@ -151,8 +151,7 @@ void Hart::fail(std::string message) {
 // ---------------------------------------------------------------------------------------------------------
 // The hot loop.
 
-void Hart::fetch_new_line() {
-    current_line_ = pc_ & fetch_line_mask_;
+void Hart::fetch_line_from_port() {
     if (const unsigned wait = ifetch_->fetch_line(hartid_, pc_)) add_stall(StallKind::ICacheMiss, wait);
 }
 

@@ -10,6 +10,7 @@
 
 #include "core/core_stats.hpp"
 #include "core/decoded_insn.hpp"
+#include "core/fpu_lane.hpp"
 #include "memory/address_map.hpp"
 #include "memory/memory_guards.hpp"
 
@@ -27,6 +28,20 @@ class Hart;
 
 enum class FpuOperation : uint8_t { AddMul, Other, DivSqrt };
 
+// A core's private first level of its instruction cache (its L0), which the core reads itself: a fetch that
+// hits there costs no call (InstructionFetchPort::lane).
+struct FetchLane {
+    const uint32_t* l0_tags = nullptr; // line numbers, by line & l0_index_mask; nullptr: ask the port
+    uint32_t l0_index_mask = 0;
+    unsigned line_shift = 0;
+    uint64_t* fetches = nullptr; // the port's count of this core's line fetches
+
+    bool hits(uint32_t addr) const {
+        const uint32_t line = addr >> line_shift;
+        return l0_tags[line & l0_index_mask] == line;
+    }
+};
+
 // An instruction cache in front of the core: asked once per line the core starts fetching from.
 class InstructionFetchPort {
   public:
@@ -38,6 +53,9 @@ class InstructionFetchPort {
     virtual bool fetch_line_privately(unsigned /*core*/, uint32_t /*addr*/) { return false; }
     // Takes back a fetch counted by fetch_line_privately (Hart::rewind_run_ahead).
     virtual void uncount_private_fetch(unsigned /*core*/) {}
+    // `core`'s L0, for fetches that hit it: counted as fetch_line and fetch_line_privately count them. Empty
+    // (l0_tags nullptr) when the port has none. Asked whenever the core is given the port.
+    virtual FetchLane lane(unsigned /*core*/) { return {}; }
 };
 
 // FPUs shared between cores (the cluster's FPU pool): decides when a core's FP operation starts.
@@ -47,6 +65,9 @@ class FpuArbiter {
     // The cycle (>= cycle) at which `core`'s operation starts; div/sqrt operations occupy their unit for
     // `divsqrt_latency` cycles.
     virtual uint64_t issue(unsigned core, uint64_t cycle, FpuOperation op, unsigned divsqrt_latency) = 0;
+    // Where `core` may place its add/mul/other operations itself, with the same result as issue(); empty
+    // when it may not. Asked again whenever the core is given the arbiter.
+    virtual FpuLane lane(unsigned /*core*/) { return {}; }
 };
 
 // Services of the platform a hart runs on.
@@ -192,6 +213,7 @@ class Hart {
     // Instruction fetch goes through `port`, asked for every new line of 2^line_shift bytes (nullptr: free).
     void set_instruction_fetch(InstructionFetchPort* port, unsigned line_shift) {
         ifetch_ = port;
+        fetch_lane_ = port ? port->lane(hartid_) : FetchLane{};
         fetch_line_mask_ = port ? ~((1u << line_shift) - 1) : 0;
         current_line_ = port ? 1u : 0u; // 1 is no line address: the first fetch asks the port
     }
@@ -355,7 +377,11 @@ class Hart {
     }
     uint64_t fpu_free_ = 0;             // cycle at which the private div/sqrt unit takes a new operation
     FpuArbiter* fpu_arbiter_ = nullptr; // shared FPUs; nullptr: a private CV32E40P FPU
-    void set_fpu_arbiter(FpuArbiter* arbiter) { fpu_arbiter_ = arbiter; }
+    FpuLane fpu_lane_;                  // fpu_arbiter_'s lane for this core
+    void set_fpu_arbiter(FpuArbiter* arbiter) {
+        fpu_arbiter_ = arbiter;
+        fpu_lane_ = arbiter ? arbiter->lane(hartid_) : FpuLane{};
+    }
 
     [[noreturn]] void trap(uint32_t cause, uint32_t tval) { throw TrapSignal{cause, tval}; }
     // Abandons the current instruction and puts the core to sleep until wake() (cv.elw on an event).
@@ -450,7 +476,22 @@ class Hart {
     static void undo_counters(CoreStats& stats, const RunAheadEntry& e);
     void run_observed();
     std::vector<RetireObserver*> observers_;
-    void fetch_new_line();
+    // The core enters a new line (pc_): a hit in its L0 is counted here, anything else goes to the port.
+    void fetch_new_line() {
+        current_line_ = pc_ & fetch_line_mask_;
+        if (fetch_lane_.l0_tags && fetch_lane_.hits(pc_)) [[likely]]
+            ++*fetch_lane_.fetches;
+        else
+            fetch_line_from_port();
+    }
+    void fetch_line_from_port();
+    // InstructionFetchPort::fetch_line_privately, with an L0 hit counted here.
+    bool fetch_line_privately(uint32_t pc) {
+        if (!fetch_lane_.l0_tags) return ifetch_->fetch_line_privately(hartid_, pc);
+        if (!fetch_lane_.hits(pc)) return false;
+        ++*fetch_lane_.fetches;
+        return true;
+    }
     uint32_t slow_load(uint32_t addr, unsigned size);
     void check_guards(uint32_t addr, unsigned size, bool write);
     void slow_store(uint32_t addr, unsigned size, uint32_t value);
@@ -494,6 +535,7 @@ class Hart {
     InstructionFetchPort* ifetch_ = nullptr;
     uint32_t fetch_line_mask_ = 0; // 0 with no instruction cache: every pc maps to line 0 == current_line_
     uint32_t current_line_ = 0;
+    FetchLane fetch_lane_;
     DataArbiter* arbiter_ = nullptr;
     unsigned arbiter_port_ = 0;
     bool asleep_ = false;

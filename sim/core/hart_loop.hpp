@@ -128,7 +128,7 @@ template <bool kFetchModel, bool kLoops, bool kAhead>
             entry = &ahead_[ahead_len_];
             *entry = RunAheadEntry{cycle, pc, 0, next.stat_index, 0, 0, 0};
             if (kFetchModel && (pc & fetch_line_mask_) != current_line_) {
-                if (!ifetch_->fetch_line_privately(hartid_, pc)) {
+                if (!fetch_line_privately(pc)) {
                     went_on = false;
                     break;
                 }

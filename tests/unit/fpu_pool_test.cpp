@@ -4,6 +4,7 @@
 // pipelined operations, ready = start + latency for div/sqrt.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <set>
 #include <stdexcept>
@@ -227,6 +228,66 @@ TEST(FpuPool, MatchesASetBasedModelOnRandomRequests) {
     }
     for (unsigned core = 0; core < kCores; ++core)
         EXPECT_EQ(pool.core(core).fpu_contention_cycles, waited[core]);
+}
+
+// A core's lane places its operations as issue() would: random requests of the cores of a static-modulo
+// pool, half through their lanes and half through issue(), against a set-based model of the same rules.
+TEST(FpuPool, LanesGrantWhatIssueGrantsAndCountTheSame) {
+    constexpr unsigned kCores = 9, kFpus = 4;
+    FpuPool pool(config(kCores, kFpus, "static-modulo"));
+    std::vector<FpuLane> lanes;
+    for (unsigned core = 0; core < kCores; ++core) {
+        lanes.push_back(pool.lane(core));
+        ASSERT_NE(lanes.back().unit, nullptr) << "core " << core;
+    }
+    std::vector<std::set<uint64_t>> starts(kFpus);
+    std::vector<uint64_t> waited(kCores, 0), operations(kCores, 0);
+    std::mt19937 random(777);
+    uint64_t sweep = 0;
+    for (int n = 0; n < 20000; ++n) {
+        sweep += random() % 2;
+        // Up to 80 cycles late: also requests older than the 64-cycle window, served as if at its start.
+        const uint64_t cycle =
+            sweep + random() % 12 - (random() % 50 == 0 ? std::min<uint64_t>(sweep, 80) : 0);
+        const unsigned core = static_cast<unsigned>(random() % kCores);
+        std::set<uint64_t>& taken = starts[core % kFpus];
+        const uint64_t newest = taken.empty() ? 0 : *taken.rbegin();
+        uint64_t expected = std::max(cycle, newest >= 63 ? newest - 63 : 0);
+        while (taken.count(expected))
+            ++expected;
+        taken.insert(expected);
+        waited[core] += expected - cycle;
+        ++operations[core];
+        const uint64_t start =
+            random() % 2 ? lanes[core].grant(cycle) : pool.issue(core, cycle, FpuOpKind::AddMul).start;
+        ASSERT_EQ(start, expected) << "request " << n << " of core " << core << " in cycle " << cycle;
+    }
+    for (unsigned f = 0; f < kFpus; ++f) {
+        EXPECT_EQ(pool.fpu(f).operations, starts[f].size());
+        EXPECT_EQ(pool.fpu(f).busy_cycles, starts[f].size());
+    }
+    for (unsigned core = 0; core < kCores; ++core) {
+        EXPECT_EQ(pool.core(core).fpu_operations, operations[core]);
+        EXPECT_EQ(pool.core(core).fpu_contention_cycles, waited[core]);
+    }
+}
+
+// The pool must see every operation when a core may choose among FPUs or an observer watches: no lane then.
+TEST(FpuPool, NoLaneForCoresThatChooseOrWhileObserved) {
+    FpuPool dynamic(config(4, 2, "dynamic"));
+    EXPECT_EQ(dynamic.lane(0).unit, nullptr);
+    FpuPool shared(config(4, 2, "static-modulo"));
+    EXPECT_NE(shared.lane(3).unit, nullptr);
+    struct Counting final : FpuActivityObserver {
+        int started = 0;
+        void fpu_started(unsigned, uint64_t) override { ++started; }
+        void divsqrt_busy(unsigned, uint64_t, uint64_t) override {}
+    } observer;
+    shared.set_observer(&observer);
+    EXPECT_EQ(shared.lane(3).unit, nullptr);
+    shared.set_observer(nullptr);
+    EXPECT_NE(shared.lane(3).unit, nullptr);
+    EXPECT_THROW(shared.lane(4), std::invalid_argument);
 }
 
 TEST(FpuPool, BackToBackDivisionsShareTheDivSqrtUnit) {
