@@ -152,7 +152,7 @@ class FpuPool {
     const CoreFpuCounters& core(unsigned index) const { return cores_.at(index).counters; }
 
   private:
-    // A pipelined FPU remembers which of the 64 cycles from its window's base start an operation.
+    // A pipelined FPU remembers which of the 64 cycles up to its newest start start an operation.
     using Fpu = PipelinedUnitSlots;
     struct DivSqrtUnit {
         uint64_t free_from = 0; // first cycle it takes a new operation

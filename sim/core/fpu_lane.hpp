@@ -8,33 +8,31 @@
 
 namespace pulpsim {
 
-// Which of the 64 cycles from window_base a unit taking one new operation per cycle starts one in, and how
-// many it started and how many cycles operations waited for it.
+// Which of the 64 cycles up to its newest start a unit taking one new operation per cycle starts one in, and
+// how many it started and how many cycles operations waited for it.
 struct PipelinedUnitSlots {
-    uint64_t window_base = 0;
-    uint64_t starts = 0; // bit i: an operation starts at window_base + i
     uint64_t newest = 0; // the latest start
+    uint64_t recent = 0; // bit k: an operation starts at newest - k
     uint64_t operations = 0;
     uint64_t contention_cycles = 0;
 
-    // x >> n, or 0 when n >= 64, without a branch: n follows the request stream, so a branch would often
-    // mispredict.
-    static uint64_t shift_right_or_zero(uint64_t x, uint64_t n) {
-        return (x >> (n & 63)) & (uint64_t{0} - (n < 64));
-    }
     // The first cycle at or after `cycle` with no start; a cycle before the window counts as its first.
     uint64_t first_free(uint64_t cycle) const {
-        const uint64_t from = cycle > window_base ? cycle : window_base;
-        // Bits shifted in from above the window read 0: nothing is granted beyond it.
-        return from + static_cast<unsigned>(std::countr_one(shift_right_or_zero(starts, from - window_base)));
+        if (cycle > newest) return cycle;
+        const uint64_t back = newest - cycle < 63 ? newest - cycle : 63;
+        // Bit `back` (the asked cycle) moves to the top; the zeros shifted in are the free cycles after
+        // newest.
+        return newest - back + static_cast<unsigned>(std::countl_one(recent << (63 - back)));
     }
+    // `start` must be free and no older than the window's first cycle (first_free's answers are).
     void take(uint64_t start) {
-        const uint64_t span = start - window_base;
-        const uint64_t slide = span > 63 ? span - 63 : 0; // keep `start` in the window
-        starts = shift_right_or_zero(starts, slide);
-        window_base += slide;
-        starts |= uint64_t{1} << (start - window_base);
-        newest = start > newest ? start : newest;
+        if (start > newest) {
+            const uint64_t gap = start - newest;
+            recent = (gap < 64 ? recent << gap : 0) | 1;
+            newest = start;
+        } else {
+            recent |= uint64_t{1} << (newest - start);
+        }
         ++operations;
     }
     // Places an operation asked for in `cycle`: its start cycle.
