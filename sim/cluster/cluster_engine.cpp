@@ -250,11 +250,16 @@ uint64_t ClusterEngine::advance_lockstep(uint64_t target) {
         occupied_ &= ~(uint64_t{1} << slot);
         // Round-robin from first_in_order: cores first..n-1, then 0..first-1.
         const unsigned first = first_in_order(c + 1);
-        uint64_t order = first == 0 ? issuing : ((issuing >> first) | (issuing << (n - first))) & all;
-        while (order) {
-            unsigned i = static_cast<unsigned>(std::countr_zero(order)) + first;
+        const uint64_t from_first = issuing & (~uint64_t{0} << first);
+        uint64_t later = issuing & ~from_first;
+        uint64_t order = from_first;
+        while (order | later) {
+            if (order == 0) {
+                order = later;
+                later = 0;
+            }
+            const auto i = static_cast<unsigned>(std::countr_zero(order));
             order &= order - 1;
-            if (i >= n) i -= n;
             Hart& h = *harts_[i];
             h.run_lockstep(c + 1);
             if (check_stopped(h)) return now_;

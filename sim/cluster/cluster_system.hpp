@@ -90,6 +90,7 @@ class ClusterMachine {
         uint64_t grant(unsigned port, uint32_t addr, uint64_t cycle, bool is_write) override {
             return interconnect->request<kObserved>(port, addr, cycle, is_write);
         }
+        TcdmInterconnect* plain_interconnect() override { return kObserved ? nullptr : interconnect; }
     };
     struct SharedFpus final : FpuArbiter {
         FpuPool* pool = nullptr;

@@ -13,6 +13,7 @@
 #include "core/fpu_lane.hpp"
 #include "memory/address_map.hpp"
 #include "memory/memory_guards.hpp"
+#include "memory/tcdm_interconnect.hpp"
 
 namespace pulpsim {
 
@@ -88,6 +89,9 @@ class DataArbiter {
     virtual ~DataArbiter() = default;
     // The cycle (>= cycle) at which `port`'s access to `addr` is served.
     virtual uint64_t grant(unsigned port, uint32_t addr, uint64_t cycle, bool is_write) = 0;
+    // The interconnect grant() asks, for a core to ask it without a call (every TCDM access of a cluster core
+    // does); nullptr when grant() does more.
+    virtual TcdmInterconnect* plain_interconnect() { return nullptr; }
 };
 
 // Thrown inside instruction handlers to abandon the instruction: a trap to take or a run to end.
@@ -221,6 +225,7 @@ class Hart {
     void set_data_arbiter(DataArbiter* arbiter, unsigned port) {
         arbiter_ = arbiter;
         arbiter_port_ = port;
+        tcdm_ = arbiter ? arbiter->plain_interconnect() : nullptr;
         update_plain_window();
     }
     bool stopped() const { return stop_ != StopReason::None; }
@@ -391,7 +396,9 @@ class Hart {
         throw TrapSignal{cause::kSleep, 0};
     }
     void arbitrate(uint32_t addr, bool is_write) {
-        delay_issue(arbiter_->grant(arbiter_port_, addr, issue_, is_write), StallKind::TcdmContention);
+        delay_issue(tcdm_ ? tcdm_->request<false>(arbiter_port_, addr, issue_, is_write)
+                          : arbiter_->grant(arbiter_port_, addr, issue_, is_write),
+                    StallKind::TcdmContention);
     }
     [[noreturn]] void fail(std::string message);
     // A rule the hardware does not check (hardware-loop constraints): an illegal-instruction trap when the
@@ -537,6 +544,7 @@ class Hart {
     uint32_t current_line_ = 0;
     FetchLane fetch_lane_;
     DataArbiter* arbiter_ = nullptr;
+    TcdmInterconnect* tcdm_ = nullptr; // arbiter_->plain_interconnect()
     unsigned arbiter_port_ = 0;
     bool asleep_ = false;
     StallKind sleep_kind_ = StallKind::Sleep;
