@@ -98,7 +98,7 @@ class ClusterMachine {
             const FpuOpKind kind = op == FpuOperation::AddMul  ? FpuOpKind::AddMul
                                    : op == FpuOperation::Other ? FpuOpKind::Other
                                                                : FpuOpKind::DivSqrt;
-            return pool->issue_start(core, cycle, kind, divsqrt_latency);
+            return pool->issue(core, cycle, kind, divsqrt_latency).start;
         }
         FpuLane lane(unsigned core) override { return pool->lane(core); }
     };

@@ -123,10 +123,6 @@ class FpuPool {
     // unit stays busy and until the result is usable (0: the configured default); other kinds ignore it.
     // Throws std::invalid_argument for a core index out of range.
     FpuGrant issue(unsigned core, uint64_t cycle, FpuOpKind kind, unsigned divsqrt_latency = 0);
-    // The start cycle issue() would give.
-    uint64_t issue_start(unsigned core_index, uint64_t cycle, FpuOpKind kind, unsigned divsqrt_latency = 0) {
-        return issue(core_index, cycle, kind, divsqrt_latency).start;
-    }
     // Core `core`'s way to place add/mul/other operations on its one FPU itself, with the same result and
     // counts as issue(): empty (unit nullptr) while a core has several candidates or an observer is attached.
     // Valid until the pool is destroyed; set_observer() changes what it should be.
