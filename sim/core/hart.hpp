@@ -155,6 +155,8 @@ class IssueOrder {
 class Hart {
   public:
     Hart(AddressMap& bus, HostInterface& host, const CoreTiming& timing, uint32_t hartid);
+    Hart(const Hart&) = delete; // fetch_lane_ may point into the hart itself
+    Hart& operator=(const Hart&) = delete;
     // Several views may observe one hart; each is told of every retired instruction, in the order added.
     void add_retire_observer(RetireObserver* observer) { observers_.push_back(observer); }
 
@@ -218,6 +220,8 @@ class Hart {
     void set_instruction_fetch(InstructionFetchPort* port, unsigned line_shift) {
         ifetch_ = port;
         fetch_lane_ = port ? port->lane(hartid_) : FetchLane{};
+        has_fetch_lane_ = fetch_lane_.l0_tags != nullptr;
+        if (!has_fetch_lane_) fetch_lane_ = FetchLane{&kNoL0Tag, 0, 0, &unlaned_fetches_};
         fetch_line_mask_ = port ? ~((1u << line_shift) - 1) : 0;
         current_line_ = port ? 1u : 0u; // 1 is no line address: the first fetch asks the port
     }
@@ -486,7 +490,7 @@ class Hart {
     // The core enters a new line (pc_): a hit in its L0 is counted here, anything else goes to the port.
     void fetch_new_line() {
         current_line_ = pc_ & fetch_line_mask_;
-        if (fetch_lane_.l0_tags && fetch_lane_.hits(pc_)) [[likely]]
+        if (fetch_lane_.hits(pc_)) [[likely]]
             ++*fetch_lane_.fetches;
         else
             fetch_line_from_port();
@@ -494,7 +498,7 @@ class Hart {
     void fetch_line_from_port();
     // InstructionFetchPort::fetch_line_privately, with an L0 hit counted here.
     bool fetch_line_privately(uint32_t pc) {
-        if (!fetch_lane_.l0_tags) return ifetch_->fetch_line_privately(hartid_, pc);
+        if (!has_fetch_lane_) return ifetch_->fetch_line_privately(hartid_, pc);
         if (!fetch_lane_.hits(pc)) return false;
         ++*fetch_lane_.fetches;
         return true;
@@ -542,7 +546,12 @@ class Hart {
     InstructionFetchPort* ifetch_ = nullptr;
     uint32_t fetch_line_mask_ = 0; // 0 with no instruction cache: every pc maps to line 0 == current_line_
     uint32_t current_line_ = 0;
-    FetchLane fetch_lane_;
+    // Without an L0 from the port, a lane that never hits (no even pc is line ~0 at shift 0), so that the
+    // lockstep path can probe it unconditionally; its count goes nowhere.
+    static constexpr uint32_t kNoL0Tag = ~0u;
+    FetchLane fetch_lane_{&kNoL0Tag, 0, 0, &unlaned_fetches_};
+    bool has_fetch_lane_ = false;
+    uint64_t unlaned_fetches_ = 0;
     DataArbiter* arbiter_ = nullptr;
     TcdmInterconnect* tcdm_ = nullptr; // arbiter_->plain_interconnect()
     unsigned arbiter_port_ = 0;

@@ -18,16 +18,42 @@ template <bool kFetchModel, bool kObserved, bool kChain>
 [[gnu::always_inline]] inline const DecodedInsn* Hart::execute_one(const DecodedInsn* dp) {
     const uint32_t pc = pc_;
     uint64_t cycle = cycle_; // the loop has just compared it: only the slow paths below change it
-    if (kFetchModel && (pc & fetch_line_mask_) != current_line_) [[unlikely]] {
-        fetch_new_line();
-        cycle = cycle_;
+    if constexpr (kFetchModel && kChain) {
+        if ((pc & fetch_line_mask_) != current_line_) [[unlikely]] {
+            fetch_new_line();
+            cycle = cycle_;
+        }
+    } else if constexpr (kFetchModel) {
+        // Whether this instruction starts a line is a coin toss between other cores' turns too: the L0 is
+        // probed and a hit counted without a branch on it.
+        const uint32_t line = pc & fetch_line_mask_;
+        const uint64_t crossed = line != current_line_;
+        current_line_ = line;
+        const uint64_t hit = fetch_lane_.hits(pc);
+        if ((crossed & ~hit) != 0) [[unlikely]] {
+            fetch_line_from_port();
+            cycle = cycle_;
+        } else {
+            *fetch_lane_.fetches += crossed;
+        }
     }
     if (!dp->exec) [[unlikely]]
         dp = &resolve();
     const DecodedInsn& d = *dp;
-    if (d.src_mask & pending_) [[unlikely]] {
-        check_operands(d);
-        cycle = cycle_;
+    if constexpr (kChain) {
+        if (d.src_mask & pending_) [[unlikely]] {
+            check_operands(d);
+            cycle = cycle_;
+        }
+    } else {
+        // Between other cores' turns whether a source is still pending is a coin toss for the host's branch
+        // predictor; the sources' ready cycles are three loads away and rarely stall.
+        const uint64_t need = std::max({ready_[d.src[0]], ready_[d.src[1]], ready_[d.src[2]]});
+        if (ready_cycle(need) > cycle) [[unlikely]] {
+            stall_on_operands(need);
+            cycle = cycle_;
+        }
+        pending_ &= ~d.src_mask;
     }
     issue_ = cycle;
     next_pc_ = pc + d.len;
