@@ -5,6 +5,7 @@
 #include "cluster/host_services.hpp"
 #include "core/decoder.hpp"
 #include "core/hart.hpp"
+#include "core/hart_loop.hpp"
 
 namespace pulpsim {
 namespace {
@@ -185,6 +186,43 @@ TEST(HartRunAhead, FpOperationsOnItsOwnFpuRunAheadAndAreTakenBack) {
     expect_same_counters(m.hart.stats(), before);
     EXPECT_EQ(m.hart.cycle(), cycle);
     EXPECT_EQ(m.hart.pc(), kLoopHead);
+}
+
+// A fetch port without an L0 lane (the interface's default) is asked for every line a core enters, on the
+// lockstep path as on the chained one, and its waits become instruction-cache stalls.
+struct LinesAskedPort : InstructionFetchPort {
+    std::vector<uint32_t> lines;
+    unsigned fetch_line(unsigned /*core*/, uint32_t addr) override {
+        lines.push_back(addr >> 4);
+        return 2;
+    }
+};
+
+TEST(Hart, LockstepTurnsAskALanelessFetchPortForEveryNewLine) {
+    std::vector<uint32_t> program;
+    for (int i = 0; i < 9; ++i)
+        program.push_back(addi(5, 5, 1));
+    for (uint32_t w : {addi(10, 5, 0), addi(17, 0, 93), kEcall})
+        program.push_back(w);
+    std::vector<uint32_t> expected_lines; // 16-byte lines, straight-line code: each line once, in order
+    for (uint32_t i = 0; i < program.size(); ++i)
+        if (expected_lines.empty() || expected_lines.back() != (kBase + 4 * i) >> 4)
+            expected_lines.push_back((kBase + 4 * i) >> 4);
+
+    Machine chained(program), lockstep(program);
+    LinesAskedPort chained_port, lockstep_port;
+    chained.hart.set_instruction_fetch(&chained_port, 4);
+    lockstep.hart.set_instruction_fetch(&lockstep_port, 4);
+    chained.hart.run(1000);
+    for (int turns = 0; !lockstep.hart.stopped() && turns < 1000; ++turns)
+        lockstep.hart.run_lockstep(lockstep.hart.cycle() + 1);
+
+    ASSERT_EQ(lockstep.hart.stop_reason(), StopReason::Exit) << lockstep.hart.stop_message();
+    EXPECT_EQ(lockstep.hart.exit_code(), 9);
+    EXPECT_EQ(chained_port.lines, expected_lines);
+    EXPECT_EQ(lockstep_port.lines, expected_lines);
+    EXPECT_EQ(lockstep.hart.stats().stalls(StallKind::ICacheMiss), 2 * expected_lines.size());
+    EXPECT_EQ(lockstep.hart.cycle(), chained.hart.cycle());
 }
 
 // An FP operation whose dynamic rounding mode names a reserved frm traps: it waits for its turn.
