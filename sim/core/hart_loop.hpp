@@ -24,8 +24,8 @@ template <bool kFetchModel, bool kObserved, bool kChain>
             cycle = cycle_;
         }
     } else if constexpr (kFetchModel) {
-        // Whether this instruction starts a line is a coin toss between other cores' turns too: the L0 is
-        // probed and a hit counted without a branch on it.
+        // Whether this instruction starts a line is a coin toss for the host's branch predictor between
+        // other cores' turns: the L0 is probed and a hit counted without a branch on it.
         const uint32_t line = pc & fetch_line_mask_;
         const uint64_t crossed = line != current_line_;
         current_line_ = line;
