@@ -264,10 +264,7 @@ void Hart::wake(uint64_t cycle) {
 }
 
 void Hart::check_operands(const DecodedInsn& d) {
-    const uint64_t need = std::max({ready_[d.src[0]], ready_[d.src[1]], ready_[d.src[2]]});
-    if (ready_cycle(need) > cycle_) stall_on_operands(need);
-    // Every source is ready from here on (cycle_ never goes back past an issue).
-    pending_ &= ~d.src_mask;
+    check_operands_inline(d);
 }
 
 void Hart::stall_on_operands(uint64_t need) {

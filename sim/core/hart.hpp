@@ -1,6 +1,7 @@
 // One RV32IMFC + Xpulp hart with CV32E40P timing (see README.md in this folder).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstring>
@@ -453,7 +454,15 @@ class Hart {
     // The decoded instruction at pc_, for an empty slot: decodes it into its cache slot, or into scratch_[0]
     // outside the cached range.
     const DecodedInsn& resolve();
+    // Waits for d's sources; out of line for the loops that call it only while a source may be pending.
     void check_operands(const DecodedInsn& d);
+    void check_operands_inline(const DecodedInsn& d) {
+        const uint64_t need = std::max({ready_[d.src[0]], ready_[d.src[1]], ready_[d.src[2]]});
+        if (ready_cycle(need) > cycle_) [[unlikely]]
+            stall_on_operands(need);
+        // Every source is ready from here on (cycle_ never goes back past an issue).
+        pending_ &= ~d.src_mask;
+    }
     template <bool kFetchModel, bool kObserved, bool kInline = true> void run_loop();
     template <bool kFetchModel> void run_inline();
     template <bool kFetchModel, bool kLoops, bool kAhead = false> bool run_inline_part();

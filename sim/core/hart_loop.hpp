@@ -48,12 +48,8 @@ template <bool kFetchModel, bool kObserved, bool kChain>
     } else {
         // Between other cores' turns whether a source is still pending is a coin toss for the host's branch
         // predictor; the sources' ready cycles are three loads away and rarely stall.
-        const uint64_t need = std::max({ready_[d.src[0]], ready_[d.src[1]], ready_[d.src[2]]});
-        if (ready_cycle(need) > cycle) [[unlikely]] {
-            stall_on_operands(need);
-            cycle = cycle_;
-        }
-        pending_ &= ~d.src_mask;
+        check_operands_inline(d);
+        cycle = cycle_;
     }
     issue_ = cycle;
     next_pc_ = pc + d.len;
