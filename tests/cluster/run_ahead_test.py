@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """The lockstep engine's run-ahead is invisible: every figure of the JSON report (each core's cycles,
 instructions, stalls and counters, each region's, the TCDM's, the DMA's and the FPUs') equals the plain
-per-cycle reference loop's, on both platforms and with a short quantum.
+per-cycle reference loop's, on both platforms and with a short quantum, and for a tiled program (DMA,
+barriers, shared banks and FPUs) under the platform settings that change who meets whom and when: the
+DMA's arbitration, bandwidth and queue, the FPU mapping and count, the bank count, the instruction caches,
+latencies at values that once broke the engine, and fewer cores.
 
 The run-ahead program has workers spinning in register-only loops (which they run ahead of the others)
 while core 0 opens and closes a region over the whole cluster and then ends the run: the region's counters
@@ -12,6 +15,27 @@ import json
 import os
 import subprocess
 import sys
+
+# Settings that change which requests meet in a cycle, or when the cores sleep and wake; each list is applied
+# to both platforms. The mapping is named where the count would not fit pulp-open's private FPUs.
+VARIANTS = [
+    ["dma.arbitration=dma-first"],
+    ["dma.arbitration=cores-first"],
+    ["dma.bandwidth_bits=8"],
+    ["dma.duplex=half-duplex"],
+    ["dma.queue_depth=1"],
+    ["fpu.mapping=dynamic"],
+    ["fpu.count=1", "fpu.mapping=static-modulo"],
+    ["fpu.addmul_latency=2", "fpu.other_latency=3"],
+    ["tcdm.banks=4"],
+    ["icache.l0_size=16"],
+    ["icache.model=perfect"],
+    ["l2.latency=56"],
+    ["icache.refill_latency=49"],
+    ["event_unit.sleep_latency=0", "event_unit.wake_latency=0"],
+    ["cluster.cores=4", "fpu.count=2", "fpu.mapping=static-modulo"],
+    ["cluster.controller_core=false"],
+]
 
 
 def report(sim, elf, workdir, extra):
@@ -44,6 +68,7 @@ def main():
     ap.add_argument("--sim", required=True)
     ap.add_argument("--platforms", required=True)
     ap.add_argument("--run-ahead-elf", required=True)
+    ap.add_argument("--variants-elf", required=True, help="the tiled program run under VARIANTS")
     ap.add_argument("--workdir", required=True)
     ap.add_argument("programs", nargs="+", help="more programs whose reports must match")
     args = ap.parse_args()
@@ -55,6 +80,7 @@ def main():
         cases.append((args.run_ahead_elf, p))
         cases.append((args.run_ahead_elf, p + ["--set", "engine.quantum=97"]))
         cases += [(elf, p) for elf in args.programs]
+        cases += [(args.variants_elf, p + [a for v in variant for a in ("--set", v)]) for variant in VARIANTS]
     for elf, extra in cases:
         fast = report(args.sim, elf, args.workdir, extra)
         reference = report(args.sim, elf, args.workdir, extra + ["--set", "engine.reference_loop=true"])
