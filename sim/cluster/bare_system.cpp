@@ -143,8 +143,14 @@ RunOutcome BareMachine::outcome(double host_seconds) const {
     } else {
         out.kind = RunOutcome::Kind::MaxCycles;
         out.exit_status = 4;
-        out.message = fmt::format("the program did not finish within --max-cycles {} (pc {:#010x})",
+        out.message = fmt::format("the program did not finish within --max-cycles {} (pc {:#010x}",
                                   options_.max_cycles, hart_->pc());
+        // A handler address that mtvec's alignment moved (to the entry point, say) shows up here.
+        if (const Hart::TrapRecord& trap = hart_->trap_record(); trap.count > 0)
+            out.message += fmt::format(
+                "; {} trap{} taken, the last: {} at pc {:#010x}, to the handler at {:#010x}", trap.count,
+                trap.count == 1 ? "" : "s", Hart::trap_cause_name(trap.cause), trap.pc, trap.handler);
+        out.message += ")";
     }
     return out;
 }

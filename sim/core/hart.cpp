@@ -60,6 +60,7 @@ void Hart::reset(uint32_t pc, uint32_t sp) {
     mstatus_ = 0x1800 | kFsInitial;
     gate_fp_instructions(); // FP instructions cached before the reset pass the FS gate again
     mie_ = mtvec_ = mscratch_ = mepc_ = mcause_ = mtval_ = 0;
+    trap_record_ = {};
     mcountinhibit_ = 0xFFFFFFFDu; // CV32E40P resets with every implemented counter inhibited
     mhpmevent_.fill(0);
     counter_offset_.fill(0);
@@ -469,6 +470,22 @@ void Hart::take_trap(const TrapSignal& t) {
     cycle_ = t.cause == cause::kInstrAccessFault ? std::max(cycle_, issue_ + 1) : issue_ + 1;
     add_stall(StallKind::Control, 2);
     pc_ = mtvec_ & ~3u;
+    trap_record_ = {trap_record_.count + 1, t.cause, mepc_, pc_};
+}
+
+std::string Hart::trap_cause_name(uint32_t cause) {
+    switch (cause) {
+    case cause::kInstrMisaligned: return "instruction address misaligned";
+    case cause::kInstrAccessFault: return "instruction access fault";
+    case cause::kIllegalInstruction: return "illegal instruction";
+    case cause::kBreakpoint: return "breakpoint";
+    case cause::kLoadMisaligned: return "load address misaligned";
+    case cause::kLoadAccessFault: return "load access fault";
+    case cause::kStoreMisaligned: return "store address misaligned";
+    case cause::kStoreAccessFault: return "store access fault";
+    case cause::kEcallM: return "ecall from machine mode";
+    default: return fmt::format("cause {}", cause);
+    }
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -239,6 +239,17 @@ class Hart {
     // The value the program exited with, whole (exit_code() is the host's 8-bit status for it).
     uint32_t exit_value() const { return exit_value_; }
     const std::string& stop_message() const { return stop_message_; }
+    // The traps taken through mtvec, and where the last one came from and went (the program may have
+    // overwritten mcause, mepc and mtvec since): what a run caught in a trap loop reports.
+    struct TrapRecord {
+        uint64_t count = 0;
+        uint32_t cause = 0;
+        uint32_t pc = 0;
+        uint32_t handler = 0;
+    };
+    const TrapRecord& trap_record() const { return trap_record_; }
+    // "illegal instruction", "load access fault", ... for an mcause value; "cause N" for any other.
+    static std::string trap_cause_name(uint32_t cause);
     // Ends the run from host code (exit host call, tohost write, errors found by the platform).
     void request_stop(StopReason reason, int exit_code, std::string message = {});
     // Ends the run as the program asked, with `value`; `status` is the host exit status it maps to.
@@ -586,6 +597,7 @@ class Hart {
     // CSR state
     uint32_t mstatus_ = 0, mie_ = 0, mtvec_ = 0, mscratch_ = 0, mepc_ = 0, mcause_ = 0, mtval_ = 0;
     uint32_t mcountinhibit_ = 0;
+    TrapRecord trap_record_;
     std::array<uint32_t, 32> mhpmevent_{};
     // Counter i (0 = mcycle, 2 = minstret, 3..31 = mhpmcounter) reads source - offset, or its frozen
     // value while inhibited.
