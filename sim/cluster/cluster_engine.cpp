@@ -248,27 +248,18 @@ uint64_t ClusterEngine::advance_lockstep(uint64_t target) {
         }
         issuing_[slot] = 0;
         occupied_ &= ~(uint64_t{1} << slot);
-        // Round-robin from first_in_order: cores first..n-1, then 0..first-1.
+        // Round-robin from first_in_order: cores first..n-1, then 0..first-1. Rotated right by `first`, the
+        // cores below it land above the others (n <= 64): one mask, in order.
         const unsigned first = first_in_order(c + 1);
-        const uint64_t from_first = issuing & (~uint64_t{0} << first);
-        uint64_t later = issuing & ~from_first;
-        uint64_t order = from_first;
-        while (order | later) {
-            if (order == 0) {
-                order = later;
-                later = 0;
-            }
-            const auto i = static_cast<unsigned>(std::countr_zero(order));
-            order &= order - 1;
+        for (uint64_t order = std::rotr(issuing, static_cast<int>(first)); order; order &= order - 1) {
+            const unsigned i = (static_cast<unsigned>(std::countr_zero(order)) + first) % 64;
             Hart& h = *harts_[i];
-            h.run_lockstep(c + 1);
-            if (check_stopped(h)) return now_;
-            if (h.asleep()) {
+            if (!h.take_turn(c + 1, target)) [[unlikely]] {
+                if (check_stopped(h)) return now_;
                 asleep_ |= uint64_t{1} << i;
-            } else {
-                h.run_ahead_if_private(target);
-                place(i, h.cycle());
+                continue;
             }
+            place(i, h.cycle());
         }
         // Also when a core started the DMA in this cycle.
         if (dma_ && !dma_first) dma_->advance(c + 1);

@@ -157,17 +157,18 @@ void Hart::fetch_line_from_port() {
 }
 
 // Out of line: the lockstep engine's loop stays small, and a run ahead covers several instructions.
-[[gnu::noinline]] void Hart::run_ahead(uint64_t limit) {
+[[gnu::noinline]] void Hart::run_ahead(uint64_t limit, const DecodedInsn* first) {
     ahead_len_ = 0; // what ran before this core's turn is no longer ahead of anyone's
     limit_ = limit;
-    bool went_on = true;
-    while (went_on && cycle_ < limit_) {
+    for (const DecodedInsn* dp = first;; dp = slot_at(pc_)) {
+        bool went_on;
         if (ifetch_)
-            went_on =
-                hwloop_armed_ ? run_inline_part<true, true, true>() : run_inline_part<true, false, true>();
+            went_on = hwloop_armed_ ? run_inline_part<true, true, true>(dp)
+                                    : run_inline_part<true, false, true>(dp);
         else
-            went_on =
-                hwloop_armed_ ? run_inline_part<false, true, true>() : run_inline_part<false, false, true>();
+            went_on = hwloop_armed_ ? run_inline_part<false, true, true>(dp)
+                                    : run_inline_part<false, false, true>(dp);
+        if (!went_on || cycle_ >= limit_) break;
     }
 }
 

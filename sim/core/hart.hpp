@@ -181,22 +181,23 @@ class Hart {
     void run(uint64_t cycle_limit);
     // Executes one instruction (or takes one trap, or falls asleep): for engines that interleave cores.
     void step();
-    // run() for a core the engine knows is awake and not stopped, inline (core/hart_loop.hpp): the lockstep
-    // engine calls it for every instruction.
-    inline void run_lockstep(uint64_t cycle_limit);
     // After its turn, a core of the lockstep engine runs ahead, up to `limit`, through the instructions that
     // touch nothing outside it (RV32I arithmetic, branches and jal, fetches that hit its private cache
     // level, FP operations on the core's own FPU and div/sqrt unit), stopping before the next one that may
     // reach a shared block. No other core can tell when those ran, except by reading this core's counters (a
     // region's host call) or by ending the run: for those, the instructions run ahead are journaled
     // (stats_seen_by, rewind_run_ahead).
-    inline void run_ahead_if_private(uint64_t limit) {
+    inline void run_ahead_if_private(uint64_t limit) { run_ahead_if_private(limit, slot_at(pc_)); }
+    // The same, with `next` the slot of pc_.
+    inline void run_ahead_if_private(uint64_t limit, const DecodedInsn* next) {
         // An observed core is told of every instruction in its turn.
-        const DecodedInsn& next = *slot_at(pc_);
-        if ((runs_ahead(next.fast) || (next.fast == FastOp::FpuOp && fpu_op_runs_ahead(next))) &&
-            cycle_ < limit && observers_.empty())
-            run_ahead(limit);
+        if (may_run_ahead(*next) && cycle_ < limit && observers_.empty()) run_ahead(limit, next);
     }
+    // A lockstep turn of a core the engine knows is awake and not stopped, inline (core/hart_loop.hpp): it
+    // runs until its cycle reaches `turn_end` (one instruction, in the engine's cycle), then, unless it
+    // stopped or fell asleep, runs ahead up to `ahead_limit` (run_ahead_if_private). Returns false when it
+    // stopped or fell asleep.
+    inline bool take_turn(uint64_t turn_end, uint64_t ahead_limit);
     // The engine's order of turns, which places run-ahead instructions against another core's turn.
     void set_issue_order(const IssueOrder* order) { issue_order_ = order; }
     // The counters as core `observer`, in its turn, would find them under per-cycle interleaving: without
@@ -474,10 +475,15 @@ class Hart {
         // Every source is ready from here on (cycle_ never goes back past an issue).
         pending_ &= ~d.src_mask;
     }
-    template <bool kFetchModel, bool kObserved, bool kInline = true> void run_loop();
+    template <bool kFetchModel, bool kObserved> void run_loop();
     template <bool kFetchModel> void run_inline();
-    template <bool kFetchModel, bool kLoops, bool kAhead = false> bool run_inline_part();
-    void run_ahead(uint64_t limit);
+    template <bool kFetchModel, bool kLoops, bool kAhead = false> bool run_inline_part(const DecodedInsn* dp);
+    // `first`: the slot of pc_.
+    void run_ahead(uint64_t limit, const DecodedInsn* first);
+    // Whether the instruction in slot `d` (the next one) may start a run ahead.
+    bool may_run_ahead(const DecodedInsn& d) const {
+        return runs_ahead(d.fast) || (d.fast == FastOp::FpuOp && fpu_op_runs_ahead(d));
+    }
     // The instructions a core may run ahead: RV32I arithmetic, branches and jal (an empty slot is None).
     static bool runs_ahead(FastOp op) {
         return static_cast<uint8_t>(static_cast<uint8_t>(op) - 1) < static_cast<uint8_t>(FastOp::Jal);

@@ -80,21 +80,14 @@ template <bool kFetchModel, bool kObserved, bool kChain>
     return dp;
 }
 
-// kInline: run_inline(), for long runs; lockstep runs a core for about one instruction at a time, for which
-// execute_one's loop costs less to enter and leave.
-template <bool kFetchModel, bool kObserved, bool kInline>
-[[gnu::always_inline]] inline void Hart::run_loop() {
-    if constexpr (kInline && !kObserved) {
+// Unobserved: run_inline(). Observed: execute_one's loop, which hands each instruction to the observers.
+template <bool kFetchModel, bool kObserved> [[gnu::always_inline]] inline void Hart::run_loop() {
+    if constexpr (!kObserved) {
         run_inline<kFetchModel>();
     } else {
-        if constexpr (kObserved) {
-            const DecodedInsn* d = slot_at(pc_);
-            while (cycle_ < limit_)
-                d = execute_one<kFetchModel, kObserved, true>(d);
-        } else {
-            while (cycle_ < limit_)
-                execute_one<kFetchModel, kObserved, false>(slot_at(pc_));
-        }
+        const DecodedInsn* d = slot_at(pc_);
+        while (cycle_ < limit_)
+            d = execute_one<kFetchModel, kObserved, true>(d);
     }
 }
 
@@ -105,9 +98,9 @@ template <bool kFetchModel, bool kObserved, bool kInline>
 template <bool kFetchModel> [[gnu::always_inline]] inline void Hart::run_inline() {
     while (cycle_ < limit_)
         if (hwloop_armed_)
-            run_inline_part<kFetchModel, true>();
+            run_inline_part<kFetchModel, true>(slot_at(pc_));
         else
-            run_inline_part<kFetchModel, false>();
+            run_inline_part<kFetchModel, false>(slot_at(pc_));
 }
 
 // kLoops: a hardware loop is armed, and the pc after each instruction is compared with the loop ends. Returns
@@ -117,12 +110,12 @@ template <bool kFetchModel> [[gnu::always_inline]] inline void Hart::run_inline(
 // fpu_op_runs_ahead allows, journaled in ahead_; returns false before the first instruction that is none of
 // those, needs a shared cache level or finds the journal full (true: the loop state changed or the limit was
 // reached).
+// `dp` is the slot of pc_ (a lockstep turn has just looked it up).
 template <bool kFetchModel, bool kLoops, bool kAhead>
-[[gnu::always_inline]] inline bool Hart::run_inline_part() {
+[[gnu::always_inline]] inline bool Hart::run_inline_part(const DecodedInsn* dp) {
     uint32_t pc = pc_;
     uint64_t cycle = cycle_;
     uint64_t limit = limit_;
-    const DecodedInsn* dp = slot_at(pc);
     [[maybe_unused]] RunAheadEntry* entry = nullptr;
     bool went_on = true;
     auto sync = [&] {
@@ -333,22 +326,29 @@ template <bool kFetchModel, bool kLoops, bool kAhead>
     return went_on;
 }
 
-[[gnu::always_inline]] inline void Hart::run_lockstep(uint64_t cycle_limit) {
+// The slot of the pc after the turn is looked up once, to decide on the run ahead and to start it.
+[[gnu::always_inline]] inline bool Hart::take_turn(uint64_t turn_end, uint64_t ahead_limit) {
     if (!observers_.empty()) [[unlikely]] {
-        run(cycle_limit);
-        return;
+        run(turn_end);
+        return !stopped() && !asleep_; // an observed core does not run ahead
     }
-    limit_ = cycle_limit;
+    limit_ = turn_end;
+    const DecodedInsn* dp = slot_at(pc_);
     while (cycle_ < limit_) {
         try {
             if (ifetch_)
-                run_loop<true, false, false>();
+                execute_one<true, false, false>(dp);
             else
-                run_loop<false, false, false>();
+                execute_one<false, false, false>(dp);
         } catch (const TrapSignal& t) {
             take_trap(t);
         }
+        dp = slot_at(pc_); // after the handler, which may have switched decode_
     }
+    if (stopped() || asleep_) [[unlikely]]
+        return false;
+    run_ahead_if_private(ahead_limit, dp);
+    return true;
 }
 
 } // namespace pulpsim

@@ -215,7 +215,7 @@ TEST(Hart, LockstepTurnsAskALanelessFetchPortForEveryNewLine) {
     lockstep.hart.set_instruction_fetch(&lockstep_port, 4);
     chained.hart.run(1000);
     for (int turns = 0; !lockstep.hart.stopped() && turns < 1000; ++turns)
-        lockstep.hart.run_lockstep(lockstep.hart.cycle() + 1);
+        lockstep.hart.take_turn(lockstep.hart.cycle() + 1, 0); // no run ahead: every instruction a turn
 
     ASSERT_EQ(lockstep.hart.stop_reason(), StopReason::Exit) << lockstep.hart.stop_message();
     EXPECT_EQ(lockstep.hart.exit_code(), 9);
