@@ -228,9 +228,45 @@ RunOutcome ClusterMachine::outcome(double host_seconds) const {
     } else {
         out.kind = RunOutcome::Kind::MaxCycles;
         out.exit_status = 4;
-        out.message = fmt::format("the program did not finish within --max-cycles {}", options_.max_cycles);
+        out.message = fmt::format("the program did not finish within --max-cycles {} ({})",
+                                  options_.max_cycles, where_cores_stand());
     }
     return out;
+}
+
+// "cores 1-7 asleep at 0x1c000230 (__cluster_worker_loop+0x16); core 0 at ...": cores in the same state at
+// the same pc share an entry, in core order, so that a spinning or stuck core stands out.
+std::string ClusterMachine::where_cores_stand() const {
+    std::vector<std::pair<std::string, std::vector<unsigned>>> groups; // where, cores
+    for (const ClusterCore& h : harts_) {
+        const std::string fn = elf_.describe_address(h->pc());
+        std::string where = fmt::format("{}at {:#010x}{}",
+                                        h->stopped()  ? "stopped "
+                                        : h->asleep() ? "asleep "
+                                                      : "",
+                                        h->pc(), fn.empty() ? "" : fmt::format(" ({})", fn));
+        auto g = std::find_if(groups.begin(), groups.end(), [&](const auto& e) { return e.first == where; });
+        if (g == groups.end())
+            groups.emplace_back(std::move(where), std::vector<unsigned>{h->hartid()});
+        else
+            g->second.push_back(h->hartid());
+    }
+    std::string text;
+    for (const auto& [where, cores] : groups) {
+        std::string list;
+        for (size_t i = 0; i < cores.size();) {
+            size_t j = i;
+            while (j + 1 < cores.size() && cores[j + 1] == cores[j] + 1)
+                ++j;
+            list +=
+                fmt::format("{}{}", list.empty() ? "" : ",",
+                            j == i ? fmt::format("{}", cores[i]) : fmt::format("{}-{}", cores[i], cores[j]));
+            i = j + 1;
+        }
+        text += fmt::format("{}core{} {} {}", text.empty() ? "" : "; ", cores.size() == 1 ? "" : "s", list,
+                            where);
+    }
+    return text;
 }
 
 ClusterSystem::ClusterSystem(sc_core::sc_module_name name, const ElfImage& elf, const PlatformConfig& config,

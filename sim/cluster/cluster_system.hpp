@@ -103,6 +103,8 @@ class ClusterMachine {
         FpuLane lane(unsigned core) override { return pool->lane(core); }
     };
     void place_program();
+    // Where each core is (pc, function, asleep or stopped), for the cycle-limit error.
+    std::string where_cores_stand() const;
 
     const ElfImage& elf_;
     PlatformConfig config_;

@@ -140,6 +140,10 @@ def main():
                                                           p("trap_loop")], 4,
          r"did not finish within --max-cycles 5000 \(pc 0x800000[0-9a-f]{2}; \d{2,} traps taken, the last: "
          r"illegal instruction at pc 0x8000000c, to the handler at 0x80000000\)"),
+        # Core 0 is still in its start-up code while the workers sleep: one entry for the seven of them.
+        ("cluster runaway", ["run", "--max-cycles", "1000", cluster_matmul], 4,
+         r"did not finish within --max-cycles 1000 \(core 0 at 0x[0-9a-f]{8} \(_start\+0x[0-9a-f]+\); "
+         r"cores 1-7 asleep at 0x[0-9a-f]{8} \(__cluster_worker_loop\+0x[0-9a-f]+\)\)$"),
         ("unknown option", ["run", "--bare", "--frobnicate", p("runaway")], 2, r"frobnicate"),
         ("bad number", ["run", "--bare", "--max-cycles", "lots", p("runaway")], 2, r"--max-cycles: 'lots' is not"),
         ("unknown setting", ["run", "--set", "core.warp=9", p("runaway")], 2, r"unknown key 'core\.warp'"),
