@@ -234,8 +234,8 @@ RunOutcome ClusterMachine::outcome(double host_seconds) const {
     return out;
 }
 
-// "cores 1-7 asleep at 0x1c000230 (__cluster_worker_loop+0x16); core 0 at ...": cores in the same state at
-// the same pc share an entry, in core order, so that a spinning or stuck core stands out.
+// "core 0 at ...; cores 1-7 asleep at 0x1c000220 (__cluster_worker_loop+0x16)": cores in the same state at
+// the same pc share an entry (entries in the order of their first core), so that a stuck core stands out.
 std::string ClusterMachine::where_cores_stand() const {
     std::vector<std::pair<std::string, std::vector<unsigned>>> groups; // where, cores
     for (const ClusterCore& h : harts_) {
