@@ -172,7 +172,7 @@ int command_autotune(const std::vector<std::string>& args) {
         "cycle limit per simulation (default 1e10)")("no-progress", "no progress bar");
     po::variables_map vm;
     try {
-        po::store(po::command_line_parser(args).options(desc).run(), vm);
+        po::store(parse_command_line(args, desc), vm);
         po::notify(vm);
     } catch (const po::error& e) {
         throw UsageError(fmt::format("autotune: {}", e.what()));

@@ -31,6 +31,36 @@ uint64_t parse_number(const std::string& option, const std::string& text, uint64
     return v;
 }
 
+namespace {
+
+template <typename... T> bool takes_unsigned(const boost::program_options::value_semantic* semantic) {
+    return ((dynamic_cast<const boost::program_options::typed_value<T>*>(semantic) != nullptr) || ...);
+}
+
+} // namespace
+
+boost::program_options::parsed_options
+parse_command_line(const std::vector<std::string>& args,
+                   const boost::program_options::options_description& options,
+                   const boost::program_options::positional_options_description* positional) {
+    namespace po = boost::program_options;
+    po::command_line_parser parser(args);
+    parser.options(options);
+    if (positional != nullptr) parser.positional(*positional);
+    po::parsed_options parsed = parser.run();
+    for (const po::option& o : parsed.options) {
+        const po::option_description* d = options.find_nothrow(o.string_key, false);
+        if (d == nullptr ||
+            !takes_unsigned<unsigned, unsigned long, unsigned long long, unsigned short>(d->semantic().get()))
+            continue;
+        for (const std::string& v : o.value)
+            if (v.find_first_not_of(" \t") != std::string::npos && v[v.find_first_not_of(" \t")] == '-')
+                throw po::error(
+                    fmt::format("--{}: '{}' is negative; it takes a number of 0 or more", o.string_key, v));
+    }
+    return parsed;
+}
+
 std::string self_executable() {
     std::error_code ec;
     const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);

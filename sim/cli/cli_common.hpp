@@ -2,6 +2,7 @@
 // themselves (one file each: run.cpp, compare.cpp, sweep.cpp, regress.cpp, autotune.cpp).
 #pragma once
 
+#include <boost/program_options.hpp>
 #include <cstdint>
 #include <functional>
 #include <stdexcept>
@@ -25,6 +26,13 @@ struct UsageError : std::runtime_error {
 
 // A non-negative integer (decimal or 0x-hex, '_' and '\'' allowed as separators); UsageError otherwise.
 uint64_t parse_number(const std::string& option, const std::string& text, uint64_t max = UINT64_MAX);
+
+// A verb's command line, parsed as po::command_line_parser would (`positional` may be null). A negative
+// value for an option of unsigned type is a po::error: Boost would wrap "-1" to a huge count.
+boost::program_options::parsed_options
+parse_command_line(const std::vector<std::string>& args,
+                   const boost::program_options::options_description& options,
+                   const boost::program_options::positional_options_description* positional = nullptr);
 
 // The running executable's path (/proc/self/exe), for finding files built next to it.
 std::string self_executable();

@@ -59,7 +59,7 @@ int command_compare(const std::vector<std::string>& args) {
         "stop with an error after N cycles (default 1e10)");
     po::variables_map vm;
     try {
-        po::store(po::command_line_parser(args).options(desc).run(), vm);
+        po::store(parse_command_line(args, desc), vm);
         po::notify(vm);
     } catch (const po::error& e) {
         throw UsageError(fmt::format("compare: {}", e.what()));

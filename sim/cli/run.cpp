@@ -105,7 +105,7 @@ int command_run(const std::vector<std::string>& args) {
 
     po::variables_map vm;
     try {
-        po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
+        po::store(parse_command_line(args, all, &pos), vm);
         po::notify(vm);
     } catch (const po::error& e) {
         throw UsageError(fmt::format("run: {}", e.what()));

@@ -112,7 +112,7 @@ int command_sweep(const std::vector<std::string>& args) {
     pos.add("spec", 1);
     po::variables_map vm;
     try {
-        po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
+        po::store(parse_command_line(args, all, &pos), vm);
         po::notify(vm);
     } catch (const po::error& e) {
         throw UsageError(fmt::format("sweep: {}", e.what()));

@@ -9,6 +9,7 @@
 
 #include "cluster/platform_config.hpp"
 #include "cluster/printable.hpp"
+#include "cluster/yaml_document.hpp"
 
 namespace pulpsim {
 namespace {
@@ -43,7 +44,7 @@ std::vector<std::pair<MemoryRegion, std::string>> from_yaml(const std::string& p
     text << in.rdbuf();
     YAML::Node root;
     try {
-        root = YAML::Load(text.str());
+        root = load_one_document(text.str());
     } catch (const YAML::Exception& e) {
         throw std::runtime_error(
             fmt::format("{}:{}:{}: malformed YAML: {}", path, e.mark.line + 1, e.mark.column + 1, e.msg));

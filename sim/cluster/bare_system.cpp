@@ -173,8 +173,15 @@ BareSystem::BareSystem(sc_core::sc_module_name name, const ElfImage& elf, const 
         "clock_engine", sc_core::sc_time(1, sc_core::SC_NS), machine_.options().quantum,
         machine_.options().max_cycles,
         [this](uint64_t target) {
-            machine_.hart().run(target);
-            return machine_.hart().cycle();
+            Hart& hart = machine_.hart();
+            hart.run(target);
+            // Bare mode has no interrupt sources: a jump to itself is never left.
+            if (!hart.stopped() && hart.jumps_to_itself())
+                hart.request_stop(StopReason::Error, 3,
+                                  fmt::format("livelock at cycle {}: the instruction at pc {:#010x} jumps to "
+                                              "itself: the program can never go on",
+                                              hart.cycle(), hart.pc()));
+            return hart.cycle();
         },
         [this] { return machine_.hart().stopped(); }, progress);
 }

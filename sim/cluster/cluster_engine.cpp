@@ -77,6 +77,25 @@ void ClusterEngine::report_deadlock() {
     stopper_ = harts_[0];
 }
 
+void ClusterEngine::stop_if_spinning_forever() {
+    if (finished_ || (dma_ && dma_->busy()) || next_wake() != UINT64_MAX) return;
+    Hart* spinning = nullptr;
+    for (Hart* h : harts_) {
+        if (h->stopped() || h->asleep()) continue;
+        if (!h->jumps_to_itself()) return;
+        if (!spinning) spinning = h;
+    }
+    if (!spinning) return;
+    spinning->request_stop(
+        StopReason::Error, 3,
+        fmt::format("livelock at cycle {}: the instruction at pc {:#010x} jumps to itself, "
+                    "with every other core asleep or looping the same way and the DMA idle: "
+                    "the program can never go on",
+                    now_, spinning->pc()));
+    finished_ = true;
+    stopper_ = spinning;
+}
+
 bool ClusterEngine::run_lone(Hart& lone, uint64_t target) {
     // Nothing can interleave with it until the next wake-up: let it run in its own loop. A core that starts
     // a DMA transfer ends its run there.
@@ -92,7 +111,10 @@ bool ClusterEngine::run_lone(Hart& lone, uint64_t target) {
 }
 
 uint64_t ClusterEngine::advance(uint64_t target) {
-    return lookahead_ == 1 && !reference_loop_ ? advance_lockstep(target) : advance_in_steps(target);
+    const uint64_t reached =
+        lookahead_ == 1 && !reference_loop_ ? advance_lockstep(target) : advance_in_steps(target);
+    stop_if_spinning_forever();
+    return reached;
 }
 
 uint64_t ClusterEngine::advance_in_steps(uint64_t target) {

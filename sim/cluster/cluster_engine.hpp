@@ -48,6 +48,9 @@ class ClusterEngine : public IssueOrder {
     uint64_t advance(uint64_t target);
     // A core ended the run (exit, error) or every core is asleep with nothing left to wake it.
     bool finished() const { return finished_; }
+    // Ends the run with an error when it provably never ends: every awake core jumps to itself, the DMA is
+    // idle and no wake-up is due, so nothing can ever change. Checked once per advance (a quantum).
+    void stop_if_spinning_forever();
     // The core whose stop ended the run.
     const Hart* stopper() const { return stopper_; }
     uint64_t cycle() const { return now_; }

@@ -19,6 +19,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "cluster/fpu_pool.hpp"
+#include "cluster/yaml_document.hpp"
 #include "core/hart.hpp"
 
 namespace pulpsim {
@@ -585,7 +586,7 @@ PlatformConfig load_platform(const std::string& path) {
     const std::string text = read_file(path);
     YAML::Node root;
     try {
-        root = YAML::Load(text);
+        root = load_one_document(text);
     } catch (const YAML::Exception& e) {
         fail(fmt::format("{}:{}:{}: malformed YAML: {}", path, e.mark.line + 1, e.mark.column + 1, e.msg));
     }
@@ -593,7 +594,9 @@ PlatformConfig load_platform(const std::string& path) {
     PlatformConfig config;
     config.platform.name = name_from_path(path);
     std::map<std::string, int, std::less<>> key_lines, section_lines;
-    if (!root.IsNull() && !root.IsMap())
+    if (root.IsNull())
+        fail(fmt::format("{}: holds no settings (without --platform the default is pulp-open)", path));
+    if (!root.IsMap())
         fail(fmt::format("{}:{}: expected sections (cluster:, tcdm:, ...) at the top level, got {}", path,
                          line_of(root), node_kind(root)));
     const auto known_sections = sections();

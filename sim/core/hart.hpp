@@ -249,6 +249,16 @@ class Hart {
         uint32_t handler = 0;
     };
     const TrapRecord& trap_record() const { return trap_record_; }
+    // Whether the instruction at pc is a jump, or a branch taken on today's registers, to itself and no
+    // hardware loop ends there: the core then repeats it forever, changing nothing but time, unless
+    // something outside it (another core, the DMA, an event) acts.
+    bool jumps_to_itself() const {
+        const DecodedInsn& d = *slot_at(pc_);
+        if (!d.exec || d.imm != 0 || (hwloop_armed_ && (pc_ == hwloop_watch_[0] || pc_ == hwloop_watch_[1])))
+            return false;
+        return d.fast == FastOp::Jal || (d.fast >= FastOp::Beq && d.fast <= FastOp::Bgeu &&
+                                         branch_taken(d.fast, x_[d.rs1], x_[d.rs2]));
+    }
     // "illegal instruction", "load access fault", ... for an mcause value; "cause N" for any other.
     static std::string trap_cause_name(uint32_t cause);
     // Ends the run from host code (exit host call, tohost write, errors found by the platform).

@@ -12,6 +12,8 @@
 #include <stdexcept>
 #include <yaml-cpp/yaml.h>
 
+#include "cluster/yaml_document.hpp"
+
 namespace pulpsim::runs {
 namespace {
 
@@ -167,7 +169,7 @@ BaselineFile load_baseline(const std::string& path) {
     }
     YAML::Node root;
     try {
-        root = YAML::Load(file.text);
+        root = load_one_document(file.text);
     } catch (const YAML::Exception& e) {
         fail(fmt::format("{}:{}:{}: malformed YAML: {}", path, e.mark.line + 1, e.mark.column + 1, e.msg));
     }

@@ -60,6 +60,17 @@ struct Running {
     double start;
 };
 
+// A program rebuilt while the points run must not be stored under the identity of the bytes hashed
+// before: checked before a point starts and again after it ended, so that the bytes it loaded in between
+// are the hashed ones.
+void check_program_unchanged(const DesignPoint& point) {
+    if (file_hash(point.program) != point.program_hash)
+        throw std::runtime_error(
+            fmt::format("{}: the program changed while the points ran (rebuilt?); the points "
+                        "that finished before are stored: run again to simulate the new program",
+                        point.program));
+}
+
 // Starts `pulpsim run` on one point; its files are base.yaml (the resolved platform), base.json (the
 // report), base.out and base.err.
 pid_t spawn(const DesignPoint& point, const RunnerOptions& options, const std::string& base,
@@ -70,6 +81,7 @@ pid_t spawn(const DesignPoint& point, const RunnerOptions& options, const std::s
         if (!yaml)
             throw std::runtime_error(fmt::format("{}.yaml: cannot write: {}", base, std::strerror(errno)));
     }
+    check_program_unchanged(point);
     std::vector<std::string> args = {options.simulator,
                                      "run",
                                      "-q",
@@ -238,6 +250,7 @@ RunnerEnd run_points(const std::vector<const DesignPoint*>& points, const Runner
                 // A terminal's Ctrl-C reaches the points too: their death is the interrupt, not a result.
                 if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) interrupted = true;
                 if (!interrupted) {
+                    check_program_unchanged(*it->second.point);
                     on_result(*it->second.point, result);
                     ++done;
                     failed += result.ok ? 0 : 1;

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <ctime>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sqlite3.h>
@@ -148,6 +149,7 @@ ResultsStore::ResultsStore(const std::string& path) : path_(path) {
     }
     sqlite3_busy_timeout(db_, 30000);
     try {
+        check_owner();
         // WAL: readers (plots, queries) never block the sweep that writes.
         exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;");
         create_schema();
@@ -174,8 +176,28 @@ void ResultsStore::exec(const std::string& sql) const {
     }
 }
 
+void ResultsStore::check_owner() const {
+    const auto id = query("PRAGMA application_id").rows.at(0).at(0);
+    if (std::get<int64_t>(id) == kApplicationId) return;
+    std::vector<std::string> tables;
+    for (const auto& row :
+         query("SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT "
+               "LIKE 'sqlite_%' ORDER BY name")
+             .rows)
+        tables.push_back(std::get<std::string>(row[0]));
+    // Before the stamp, a pulpsim database was known by its points table.
+    const bool unstamped_ours =
+        !query("SELECT 1 FROM pragma_table_info('points') WHERE name = 'program_hash'").rows.empty();
+    if (std::get<int64_t>(id) == 0 && (tables.empty() || unstamped_ours)) return;
+    throw std::runtime_error(fmt::format(
+        "{}: not a pulpsim results database (another program's SQLite file{}); "
+        "it was left untouched",
+        path_, tables.empty() ? "" : ", with tables " + fmt::format("{}", fmt::join(tables, ", "))));
+}
+
 void ResultsStore::create_schema() {
     Transaction tx(db_, path_);
+    exec(fmt::format("PRAGMA application_id = {}", kApplicationId));
     exec("CREATE TABLE IF NOT EXISTS points ("
          " id TEXT PRIMARY KEY, program TEXT NOT NULL, program_hash TEXT NOT NULL, simulator TEXT NOT NULL,"
          " platform TEXT, max_cycles INTEGER, config TEXT NOT NULL,"

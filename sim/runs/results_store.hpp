@@ -46,6 +46,9 @@ std::string utc_timestamp();
 
 class ResultsStore {
   public:
+    // PRAGMA application_id of the databases pulpsim makes ("PLPS").
+    static constexpr int64_t kApplicationId = 0x504C5053;
+
     // Opens (creating if needed) the database; a one-line error naming the file if it cannot.
     explicit ResultsStore(const std::string& path);
     ~ResultsStore();
@@ -65,6 +68,8 @@ class ResultsStore {
 
   private:
     void exec(const std::string& sql) const;
+    // Throws for a SQLite file another program made: nothing of it may change.
+    void check_owner() const;
     void create_schema();
 
     std::string path_;

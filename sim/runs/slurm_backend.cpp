@@ -138,6 +138,7 @@ std::string slurm_submit(const SlurmOptions& options, const std::vector<const De
             symbols.push_back({name, value});
         list.push_back({{"id", p->id},
                         {"program", fs::absolute(p->program).string()},
+                        {"program_hash", p->program_hash},
                         {"config", p->config_yaml},
                         {"max_cycles", p->max_cycles},
                         {"symbols", symbols}});
@@ -200,6 +201,7 @@ size_t slurm_worker(const std::string& dir, unsigned task, const std::string& si
         DesignPoint p;
         p.id = id;
         p.program = list[i].at("program").get<std::string>();
+        p.program_hash = list[i].at("program_hash").get<std::string>();
         p.config_yaml = list[i].at("config").get<std::string>();
         p.max_cycles = list[i].at("max_cycles").get<uint64_t>();
         for (const auto& symbol : list[i].value("symbols", nlohmann::json::array()))

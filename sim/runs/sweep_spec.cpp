@@ -10,6 +10,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "cluster/printable.hpp"
+#include "cluster/yaml_document.hpp"
 #include "core/core_stats.hpp"
 #include "memory/elf_image.hpp"
 
@@ -159,7 +160,7 @@ SweepSpec load_sweep_spec(const std::string& path) {
     if (!in) fail(fmt::format("{}: cannot read sweep file", path));
     YAML::Node root;
     try {
-        root = YAML::Load(text.str());
+        root = load_one_document(text.str());
     } catch (const YAML::Exception& e) {
         fail(fmt::format("{}:{}:{}: malformed YAML: {}", path, e.mark.line + 1, e.mark.column + 1, e.msg));
     }

@@ -12,6 +12,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "cluster/report.hpp"
+#include "cluster/yaml_document.hpp"
 
 namespace pulpsim::runs {
 
@@ -353,7 +354,11 @@ std::vector<TuningEntry> load_tuning(const std::string& path) {
         throw std::runtime_error(fmt::format("{}: the tuning file is not a regular file", path));
     YAML::Node root;
     try {
-        root = YAML::LoadFile(path);
+        std::ifstream in(path, std::ios::binary);
+        std::ostringstream text;
+        text << in.rdbuf();
+        if (!in) throw std::runtime_error(fmt::format("{}: cannot read the tuning file", path));
+        root = load_one_document(text.str());
     } catch (const YAML::Exception& e) {
         throw std::runtime_error(fmt::format("{}:{}: malformed YAML: {}", path, e.mark.line + 1, e.msg));
     }
