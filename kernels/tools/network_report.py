@@ -14,10 +14,50 @@ input gradient; --samples N multiplies that by the sample steps of a learning ev
 """
 import argparse
 import json
+import math
 import re
 import sys
 
 REGION = re.compile(r"L(\d+)_([a-z]+)_(fw|wg|ig|bw|sgd)$")
+
+
+def count(value):
+    """A JSON integer (not a bool) that is at least 0, or None."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+
+
+def read_regions(report):
+    """The report's regions by name, or the one-line reason they cannot be read from it."""
+    if not isinstance(report, dict):
+        return None, f"expected a JSON object (a pulpsim --report-json report), got {type(report).__name__}"
+    regions = report.get("regions", [])
+    if not isinstance(regions, list):
+        return None, f"'regions' is {type(regions).__name__}, expected a list"
+    out = {}
+    for i, r in enumerate(regions):
+        if not isinstance(r, dict) or not isinstance(r.get("name"), str):
+            return None, f"regions[{i}] is not an object with a name"
+        for key in ("cycles", "macs"):
+            if count(r.get(key)) is None:
+                return None, f"region '{r['name']}' has no {key} count (got {r.get(key)!r})"
+        out[r["name"]] = r
+    step = out.get("train_step")
+    if step is not None:
+        mpc = step.get("mac_per_cycle")
+        if not isinstance(mpc, (int, float)) or isinstance(mpc, bool) or not math.isfinite(mpc):
+            return None, f"region 'train_step' has no mac_per_cycle number (got {mpc!r})"
+    return out, None
+
+
+def check_args(args):
+    """The one-line reason an option cannot be used, or None."""
+    if args.mhz is not None and not (math.isfinite(args.mhz) and args.mhz > 0):
+        return f"--mhz {args.mhz}: the clock must be a positive number of MHz"
+    if args.samples < 1:
+        return f"--samples {args.samples}: a learning event has at least 1 sample"
+    if args.updates is not None and args.updates < 0:
+        return f"--updates {args.updates}: the count of SGD updates cannot be negative"
+    return None
 
 
 def main():
@@ -28,13 +68,19 @@ def main():
     parser.add_argument("--samples", type=int, default=1)
     parser.add_argument("--updates", type=int, help="SGD updates per learning event (default: one per sample)")
     args = parser.parse_args()
+    if why := check_args(args):
+        print(f"error: {why}", file=sys.stderr)
+        return 2
     try:
         with open(args.report, encoding="utf-8") as f:
             report = json.load(f)
     except (OSError, ValueError) as e:
         print(f"error: {args.report}: {e}", file=sys.stderr)
         return 2
-    regions = {r["name"]: r for r in report.get("regions", [])}
+    regions, why = read_regions(report)
+    if why:
+        print(f"error: {args.report}: {why}", file=sys.stderr)
+        return 2
     if "train_step" not in regions:
         print(f"error: {args.report}: no train_step region (not a network program's report)", file=sys.stderr)
         return 2

@@ -2,12 +2,15 @@
 #include <algorithm>
 #include <boost/program_options.hpp>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fmt/format.h>
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <pthread.h>
 #include <spdlog/spdlog.h>
 #include <systemc>
 #include <unistd.h>
@@ -30,6 +33,76 @@
 namespace po = boost::program_options;
 
 namespace pulpsim::cli {
+namespace {
+
+// SIGINT, SIGTERM and SIGHUP wait, blocked, while the models run, and are looked for between two slices of
+// the run: the trace can then end as it ends after an error, and no report is written. Signals the caller
+// set to be ignored stay ignored.
+class Interrupts {
+  public:
+    Interrupts() {
+        sigemptyset(&set_);
+        for (int s : kSignals) {
+            struct sigaction action{};
+            if (sigaction(s, nullptr, &action) == 0 && action.sa_handler != SIG_IGN) sigaddset(&set_, s);
+        }
+        pthread_sigmask(SIG_BLOCK, &set_, &old_);
+    }
+    ~Interrupts() { pthread_sigmask(SIG_SETMASK, &old_, nullptr); }
+    Interrupts(const Interrupts&) = delete;
+    Interrupts& operator=(const Interrupts&) = delete;
+
+    // The signal waiting to be delivered, or 0.
+    int pending() const {
+        sigset_t waiting;
+        if (sigpending(&waiting) != 0) return 0;
+        for (int s : kSignals)
+            if (sigismember(&set_, s) && sigismember(&waiting, s)) return s;
+        return 0;
+    }
+    // Ends the process by `signal` with its default action, as if it had never been blocked: a shell or the
+    // sweep runner sees an interrupted run.
+    [[noreturn]] void die_of(int signal) {
+        std::fflush(nullptr);
+        struct sigaction action{};
+        action.sa_handler = SIG_DFL;
+        sigemptyset(&action.sa_mask);
+        sigaction(signal, &action, nullptr);
+        pthread_sigmask(SIG_SETMASK, &old_, nullptr);
+        sigset_t only;
+        sigemptyset(&only);
+        sigaddset(&only, signal);
+        pthread_sigmask(SIG_UNBLOCK, &only, nullptr);
+        std::raise(signal);
+        std::_Exit(128 + signal);
+    }
+
+  private:
+    static constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP};
+    sigset_t set_{}, old_{};
+};
+
+std::string signal_name(int signal) {
+    switch (signal) {
+    case SIGINT: return "SIGINT";
+    case SIGTERM: return "SIGTERM";
+    case SIGHUP: return "SIGHUP";
+    default: return fmt::format("signal {}", signal);
+    }
+}
+
+// Runs the elaborated platform to its end in slices of `slice_cycles` (1 ns each), looking for an
+// interrupt between them; returns the signal that interrupted it, or 0.
+int run_in_slices(uint64_t slice_cycles, const Interrupts& interrupts) {
+    const sc_core::sc_time slice(static_cast<double>(slice_cycles), sc_core::SC_NS);
+    while (sc_core::sc_get_status() != sc_core::SC_STOPPED && !sc_core::sc_end_of_simulation_invoked()) {
+        sc_core::sc_start(slice);
+        if (const int signal = interrupts.pending()) return signal;
+    }
+    return 0;
+}
+
+} // namespace
 
 int command_run(const std::vector<std::string>& args) {
     po::options_description desc(
@@ -58,9 +131,10 @@ int command_run(const std::vector<std::string>& args) {
         "trace", po::value(&trace_path)->value_name("FILE"),
         "write one line per retired instruction to FILE as the run goes: the cycle it issued, core, pc, "
         "function+offset, encoding, instruction, what it wrote, the stall cycles charged to it. FILE is "
-        "created once every option has been checked; after a simulation error it holds the lines traced "
-        "up to the error")("trace-cores", po::value(&trace_cores)->value_name("LIST"),
-                           "trace only these cores, e.g. 0,3-5 (default: all)")(
+        "created once every option has been checked; after a simulation error or an interrupt (SIGINT, "
+        "SIGTERM) it holds the lines traced up to it and a last '# the run stopped: ...' line")(
+        "trace-cores", po::value(&trace_cores)->value_name("LIST"),
+        "trace only these cores, e.g. 0,3-5 (default: all)")(
         "trace-window", po::value(&trace_window)->value_name("FROM:TO"),
         "trace only the instructions issued in cycles FROM <= c < TO (FROM: or :TO leave one end open)")(
         "trace-region", po::value(&trace_regions)->value_name("NAME")->composing(),
@@ -84,11 +158,12 @@ int command_run(const std::vector<std::string>& args) {
         "bare mode: RAM regions the program is linked for, BASE:SIZE[,BASE:SIZE...] or a YAML file "
         "(instead of regions around its segments)")(
         "set", po::value(&sets)->value_name("KEY=VALUE")->composing(),
-        "override a setting (repeatable): core.fpu_addmul_latency, core.fpu_other_latency, "
-        "core.fdiv_latency, "
-        "core.fdiv_exact_latency")("symbol", po::value(&symbols)->value_name("NAME=VALUE")->composing(),
-                                   "store the 32-bit VALUE at the program's symbol NAME before the run "
-                                   "(repeatable; a shape, a tile size, a kernel choice)")(
+        "override a platform setting (repeatable): any key of a platform file as SECTION.KEY, such as "
+        "tcdm.size=128KiB, dma.bandwidth_bits=32, event_unit.wake_latency=2; bare mode takes only the FPU "
+        "timing keys fpu.addmul_latency=1, fpu.other_latency=1, fpu.divsqrt_latency=15, "
+        "fpu.divsqrt_exact_latency=4")("symbol", po::value(&symbols)->value_name("NAME=VALUE")->composing(),
+                                       "store the 32-bit VALUE at the program's symbol NAME before the run "
+                                       "(repeatable; a shape, a tile size, a kernel choice)")(
         "quantum", po::value(&quantum)->value_name("N"),
         "cycles between SystemC synchronisations (default 100000)")(
         "quiet,q", "do not print the report table")("progress",
@@ -133,7 +208,8 @@ int command_run(const std::vector<std::string>& args) {
                                    static_cast<uint32_t>(parse_number("--symbol " + s.substr(0, eq),
                                                                       s.substr(eq + 1), 0xffffffffu)));
     }
-    if (!bare && (!console.empty() || !exit_addr.empty() || !memory_map.empty()))
+    // Tested by presence: an empty value is bad input, not an option left out.
+    if (!bare && (vm.count("console-addr") || vm.count("exit-addr") || vm.count("memory")))
         throw UsageError("run: --console-addr, --exit-addr and --memory belong to bare mode (add --bare)");
     const uint64_t cycle_limit = parse_number("--max-cycles", max_cycles);
     const bool show_progress = vm.count("progress") || isatty(STDERR_FILENO);
@@ -152,6 +228,9 @@ int command_run(const std::vector<std::string>& args) {
 
     // A report path that cannot take a file is bad input, found before the run rather than after it.
     std::vector<std::pair<std::string, std::string>> outputs; // option, path
+    std::vector<std::pair<std::string, std::string>> inputs{{"the program", program}};
+    if (!platform_file.empty()) inputs.emplace_back("--platform", platform_file);
+    if (vm.count("memory")) inputs.emplace_back("--memory", memory_map); // a file or BASE:SIZE text
     for (const char* option : {"report-json", "report-csv", "profile-json", "vcd", "timeline", "trace"})
         if (vm.count(option)) outputs.emplace_back(option, vm[option].as<std::string>());
     if (vm.count("vcd")) outputs.emplace_back("vcd", vcd_path + ".gtkw");
@@ -165,6 +244,13 @@ int command_run(const std::vector<std::string>& args) {
                 std::filesystem::weakly_canonical(outputs[j].second))
                 throw UsageError(fmt::format("--{} and --{} name the same file {}", outputs[j].first,
                                              outputs[i].first, outputs[i].second));
+        // An output naming an input would replace it; equivalent() also sees links and other spellings.
+        for (const auto& [what, input] : inputs) {
+            std::error_code ec;
+            if (std::filesystem::equivalent(outputs[i].second, input, ec))
+                throw UsageError(fmt::format("--{} and {} name the same file {}: it would be overwritten",
+                                             outputs[i].first, what, outputs[i].second));
+        }
     }
     const bool tracing = vm.count("trace") > 0;
     if (!tracing)
@@ -226,6 +312,11 @@ int command_run(const std::vector<std::string>& args) {
         if (!trace_regions.empty()) trace_filter->follow_regions(host);
         trace.emplace(elf, *trace_filter);
     };
+    Interrupts interrupts;
+    // Slices short enough to answer an interrupt promptly, long enough to cost nothing.
+    const uint64_t slice = std::max<uint64_t>(config.engine.quantum, 1u << 16);
+    int interrupted = 0;
+    uint64_t interrupted_at = 0;
     std::unique_ptr<pulpsim::BareSystem> bare_system;
     std::unique_ptr<pulpsim::ClusterSystem> cluster_system;
     if (bare) {
@@ -233,13 +324,13 @@ int command_run(const std::vector<std::string>& args) {
         options.timing = pulpsim::core_timing(config);
         options.max_cycles = cycle_limit;
         options.quantum = config.engine.quantum;
-        if (!console.empty())
+        if (vm.count("console-addr"))
             options.console_addr =
                 static_cast<uint32_t>(parse_number("--console-addr", console, 0xffffffffu));
-        if (!exit_addr.empty())
+        if (vm.count("exit-addr"))
             options.exit_addr = static_cast<uint32_t>(parse_number("--exit-addr", exit_addr, 0xffffffffu));
         options.show_progress = show_progress;
-        if (!memory_map.empty()) options.memory_map = pulpsim::parse_memory_map(memory_map);
+        if (vm.count("memory")) options.memory_map = pulpsim::parse_memory_map(memory_map);
         bare_system = std::make_unique<pulpsim::BareSystem>("bare", elf, options);
         if (profile) profile->attach(bare_system->machine().hart());
         if (profile && !view_regions.empty()) profile_filter.follow_regions(bare_system->machine().host());
@@ -249,10 +340,23 @@ int command_run(const std::vector<std::string>& args) {
             trace->attach(bare_system->machine().hart());
             trace->open(trace_path);
         }
-        sc_core::sc_start();
+        interrupted = run_in_slices(slice, interrupts);
+        interrupted_at = bare_system->machine().hart().cycle();
         outcome = bare_system->outcome();
         view = pulpsim::run_view(bare_system->machine());
     } else {
+        // The runtime's start-up code stops with exit code 127 on a core numbered past the stacks it was
+        // linked for: found here, it is bad input named before the run.
+        if (const auto max_cores = elf.symbol("__cluster_max_cores");
+            max_cores && config.total_cores() > *max_cores)
+            throw std::runtime_error(fmt::format(
+                "{}: the program supports at most {} cores; the platform has {} ({}); relink it with "
+                "--defsym=__cluster_max_cores={}",
+                program, *max_cores, config.total_cores(),
+                config.cluster.controller_core
+                    ? fmt::format("cluster.cores {} and the controller core", config.cluster.cores)
+                    : "cluster.cores",
+                config.total_cores()));
         pulpsim::ClusterOptions options;
         options.max_cycles = cycle_limit;
         options.show_progress = show_progress;
@@ -271,12 +375,28 @@ int command_run(const std::vector<std::string>& args) {
                 trace->attach(*hart);
             trace->open(trace_path);
         }
-        sc_core::sc_start();
+        interrupted = run_in_slices(slice, interrupts);
+        interrupted_at = cluster_system->machine().cycles();
         outcome = cluster_system->outcome();
         view = pulpsim::run_view(cluster_system->machine());
     }
-    if (show_progress && outcome.host_seconds >= 2) std::fprintf(stderr, "\r%60s\r", "");
+    if (show_progress && (interrupted || outcome.host_seconds >= 2)) std::fprintf(stderr, "\r%60s\r", "");
     std::fflush(stdout);
+    if (interrupted) {
+        // Like an error: the trace holds the lines up to the stop and says why; a report of half a run is
+        // not written.
+        const std::string why =
+            fmt::format("interrupted by {} at cycle {}", signal_name(interrupted), interrupted_at);
+        if (trace) {
+            try {
+                trace->close("the run stopped: " + why);
+            } catch (const std::exception& e) {
+                spdlog::error("{}", pulpsim::printable(e.what()));
+            }
+        }
+        spdlog::error("{}", pulpsim::printable(fmt::format("{}: {}; no report written", program, why)));
+        interrupts.die_of(interrupted);
+    }
     if (trace)
         trace->close(outcome.kind == pulpsim::RunOutcome::Kind::Exit
                          ? std::string()

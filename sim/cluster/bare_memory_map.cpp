@@ -34,10 +34,10 @@ MemoryRegion region(const std::string& base_text, const std::string& size_text, 
     if (*base + *size > kAddressSpace)
         throw std::runtime_error(
             fmt::format("{}: {} runs past the 4 GiB address space", where, range(*base, *size)));
-    return {static_cast<uint32_t>(*base), static_cast<uint32_t>(*size)};
+    return {static_cast<uint32_t>(*base), *size, where};
 }
 
-std::vector<std::pair<MemoryRegion, std::string>> from_yaml(const std::string& path) {
+std::vector<MemoryRegion> from_yaml(const std::string& path) {
     std::ifstream in(path);
     if (!in) throw std::runtime_error(fmt::format("--memory {}: cannot read the file", printable(path)));
     std::stringstream text;
@@ -57,7 +57,7 @@ std::vector<std::pair<MemoryRegion, std::string>> from_yaml(const std::string& p
         if (kv.first.as<std::string>() != "memory")
             throw std::runtime_error(fmt::format("{}: unknown key '{}' (only memory)", at(kv.first),
                                                  printable(kv.first.as<std::string>())));
-    std::vector<std::pair<MemoryRegion, std::string>> out;
+    std::vector<MemoryRegion> out;
     for (const auto& e : root["memory"]) {
         if (!e.IsMap() || !e["base"] || !e["size"] || !e["base"].IsScalar() || !e["size"].IsScalar())
             throw std::runtime_error(fmt::format("{}: a region is {{base: ADDRESS, size: SIZE}}", at(e)));
@@ -65,7 +65,7 @@ std::vector<std::pair<MemoryRegion, std::string>> from_yaml(const std::string& p
             if (const std::string key = kv.first.as<std::string>(); key != "base" && key != "size")
                 throw std::runtime_error(
                     fmt::format("{}: unknown key '{}' (base, size)", at(kv.first), printable(key)));
-        out.push_back({region(e["base"].as<std::string>(), e["size"].as<std::string>(), at(e)), at(e)});
+        out.push_back(region(e["base"].as<std::string>(), e["size"].as<std::string>(), at(e)));
     }
     return out;
 }
@@ -73,7 +73,7 @@ std::vector<std::pair<MemoryRegion, std::string>> from_yaml(const std::string& p
 } // namespace
 
 std::vector<MemoryRegion> parse_memory_map(const std::string& spec) {
-    std::vector<std::pair<MemoryRegion, std::string>> regions; // with where each came from
+    std::vector<MemoryRegion> regions;
     if (spec.ends_with(".yaml") || spec.ends_with(".yml")) {
         regions = from_yaml(spec);
     } else {
@@ -84,24 +84,20 @@ std::vector<MemoryRegion> parse_memory_map(const std::string& spec) {
             const size_t colon = item.find(':');
             if (colon == std::string::npos)
                 throw std::runtime_error(fmt::format("{}: a region is BASE:SIZE (e.g. 0x0:4MiB)", where));
-            regions.push_back({region(item.substr(0, colon), item.substr(colon + 1), where), where});
+            regions.push_back(region(item.substr(0, colon), item.substr(colon + 1), where));
         }
         if (regions.empty() || spec.ends_with(","))
             throw std::runtime_error(
                 fmt::format("--memory '{}': expected BASE:SIZE[,BASE:SIZE...]", printable(spec)));
     }
-    std::sort(regions.begin(), regions.end(),
-              [](const auto& a, const auto& b) { return a.first.base < b.first.base; });
+    std::sort(regions.begin(), regions.end(), [](const auto& a, const auto& b) { return a.base < b.base; });
     for (size_t i = 1; i < regions.size(); ++i) {
-        const MemoryRegion &prev = regions[i - 1].first, &next = regions[i].first;
-        if (uint64_t{prev.base} + prev.size > next.base)
-            throw std::runtime_error(fmt::format("{}: {} overlaps {}", regions[i].second,
+        const MemoryRegion &prev = regions[i - 1], &next = regions[i];
+        if (prev.base + prev.size > next.base)
+            throw std::runtime_error(fmt::format("{}: {} overlaps {}", next.where,
                                                  range(next.base, next.size), range(prev.base, prev.size)));
     }
-    std::vector<MemoryRegion> out;
-    for (const auto& r : regions)
-        out.push_back(r.first);
-    return out;
+    return regions;
 }
 
 } // namespace pulpsim

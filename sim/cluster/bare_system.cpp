@@ -42,6 +42,14 @@ BareMachine::BareMachine(const ElfImage& elf, const BareOptions& options)
         hart_->set_code_range(code_lo, std::min<uint32_t>(code_hi, code_lo + kMaxDecodedCode));
     if (auto tohost = elf_.symbol("tohost")) hart_->watch_word(*tohost);
 
+    // Both registers decode a whole word: two addresses in one word would be one register.
+    if (options_.console_addr && options_.exit_addr &&
+        (*options_.console_addr & ~3u) == (*options_.exit_addr & ~3u))
+        throw std::runtime_error(
+            fmt::format("--exit-addr {:#010x} overlaps --console-addr {:#010x} (both decode the "
+                        "word [{:#010x}, {:#010x}))",
+                        *options_.exit_addr, *options_.console_addr, *options_.exit_addr & ~3u,
+                        uint64_t{*options_.exit_addr & ~3u} + 4));
     auto map_register = [&](const char* what, std::optional<uint32_t> addr, MmioDevice& dev) {
         if (!addr) return;
         try {
@@ -104,11 +112,11 @@ void BareMachine::place_in_map(const std::vector<const ElfSegment*>& segs) {
     for (size_t i = 0; i < options_.memory_map.size(); ++i) {
         const MemoryRegion& r = options_.memory_map[i];
         if (r.size > options_.max_region_size)
-            throw std::runtime_error(fmt::format("--memory: region [{:#x}, {:#x}) is larger than the {} MiB "
-                                                 "bare mode models in one region",
-                                                 r.base, uint64_t{r.base} + r.size,
-                                                 options_.max_region_size >> 20));
-        bus_.add_ram(fmt::format("ram{}", i), r.base, r.size);
+            throw std::runtime_error(fmt::format(
+                "{}: region [{:#x}, {:#x}) of {} MiB is larger than the {} MiB "
+                "bare mode models in one --memory region",
+                r.where, r.base, uint64_t{r.base} + r.size, r.size >> 20, options_.max_region_size >> 20));
+        bus_.add_ram(fmt::format("ram{}", i), r.base, static_cast<uint32_t>(r.size));
     }
     for (const ElfSegment* s : segs) {
         if (s->memsz == 0) continue;

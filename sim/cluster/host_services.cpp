@@ -28,10 +28,11 @@ bool HostServices::host_call(Hart& h) {
     const uint32_t a0 = h.x_[10], a1 = h.x_[11], a2 = h.x_[12];
     switch (h.x_[17]) {
     case hostcall::kWrite: {
-        if (a0 != 1 && a0 != 2) {
-            h.x_[10] = static_cast<uint32_t>(-9); // EBADF
-            return true;
-        }
+        // The host has no other files to give a program: output to any other fd would vanish unseen.
+        if (a0 != 1 && a0 != 2)
+            h.fail(
+                fmt::format("write host call to fd {} (pc {:#010x}): only fd 1 (stdout) and 2 (stderr) exist",
+                            static_cast<int32_t>(a0), h.pc_));
         // In chunks: the modelled memory, not the length the program asks for, bounds the host's work
         // (a length past the end of memory fails at its first chunk outside it).
         constexpr uint32_t kChunk = 64 * 1024;

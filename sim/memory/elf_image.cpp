@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <utility>
+#include <vector>
 
 namespace pulpsim {
 namespace {
@@ -63,6 +65,23 @@ std::string machine_name(unsigned machine) {
     }
 }
 
+// A table of `count` entries of `entsize` bytes at `offset` must lie inside the file.
+void check_table(const ElfFile& file, const char* what, uint64_t offset, uint64_t count, uint64_t entsize,
+                 size_t file_size) {
+    if (count == 0) return;
+    if (offset + count * entsize > file_size)
+        file.fail(
+            fmt::format("truncated: {} at offset {} ({} entries of {} bytes) beyond the file's {} bytes",
+                        what, offset, count, entsize, file_size));
+}
+
+// A section's contents must lie inside the file.
+void check_section(const ElfFile& file, const char* what, const GElf_Shdr& sh, size_t file_size) {
+    if (sh.sh_type != SHT_NOBITS && sh.sh_offset + sh.sh_size > file_size)
+        file.fail(fmt::format("truncated: {} at offset {} ({} bytes) beyond the file's {} bytes", what,
+                              sh.sh_offset, sh.sh_size, file_size));
+}
+
 } // namespace
 
 ElfImage ElfImage::load(const std::string& path) {
@@ -84,11 +103,37 @@ ElfImage ElfImage::load(const std::string& path) {
     image.path_ = path;
     image.entry_ = static_cast<uint32_t>(ehdr.e_entry);
 
-    size_t phnum = 0;
-    if (elf_getphdrnum(elf, &phnum) != 0) file.fail("unreadable program headers");
     size_t file_size = 0;
     char* raw = elf_rawfile(elf, &file_size);
     if (!raw) file.fail("unreadable file contents");
+    // libelf reads a table of another entry size, or one cut off by the file's end, as no table at all: the
+    // program would then run without its segments or symbols.
+    if (ehdr.e_phnum != 0 && ehdr.e_phentsize != sizeof(Elf32_Phdr))
+        file.fail(fmt::format("program header entries of {} bytes (e_phentsize), expected {}",
+                              ehdr.e_phentsize, sizeof(Elf32_Phdr)));
+    size_t phnum = 0;
+    const bool phnum_read = elf_getphdrnum(elf, &phnum) == 0;
+    // PN_XNUM stands for a count of at least PN_XNUM, kept in section 0.
+    const uint64_t claimed_phnum =
+        ehdr.e_phnum == PN_XNUM ? std::max<uint64_t>(phnum_read ? phnum : 0, PN_XNUM) : ehdr.e_phnum;
+    check_table(file, "program header table", ehdr.e_phoff, claimed_phnum, sizeof(Elf32_Phdr), file_size);
+    if (!phnum_read) file.fail("unreadable program headers");
+    if (ehdr.e_shoff != 0) {
+        if (ehdr.e_shentsize != sizeof(Elf32_Shdr))
+            file.fail(fmt::format("section header entries of {} bytes (e_shentsize), expected {}",
+                                  ehdr.e_shentsize, sizeof(Elf32_Shdr)));
+        // e_shnum 0 with section headers: the count is in section 0, which must be there to say so.
+        check_table(file, "section headers", ehdr.e_shoff, std::max<uint64_t>(ehdr.e_shnum, 1),
+                    sizeof(Elf32_Shdr), file_size);
+        size_t shnum = 0;
+        if (elf_getshdrnum(elf, &shnum) != 0) file.fail("unreadable section headers");
+        check_table(file, "section headers", ehdr.e_shoff, shnum, sizeof(Elf32_Shdr), file_size);
+    }
+    struct Loaded {
+        uint64_t lo, hi;
+        size_t index; // in the program header table
+    };
+    std::vector<Loaded> loaded;
     for (size_t i = 0; i < phnum; ++i) {
         GElf_Phdr ph;
         if (!gelf_getphdr(elf, static_cast<int>(i), &ph)) file.fail("unreadable program header");
@@ -99,6 +144,7 @@ ElfImage ElfImage::load(const std::string& path) {
         if (ph.p_vaddr + ph.p_memsz > (uint64_t{1} << 32))
             file.fail(fmt::format("segment {} [{:#x}, {:#x}) runs past the 32-bit address space", i,
                                   ph.p_vaddr, ph.p_vaddr + ph.p_memsz));
+        loaded.push_back({ph.p_vaddr, ph.p_vaddr + ph.p_memsz, i});
         ElfSegment seg;
         seg.vaddr = static_cast<uint32_t>(ph.p_vaddr);
         seg.memsz = static_cast<uint32_t>(ph.p_memsz);
@@ -108,6 +154,15 @@ ElfImage ElfImage::load(const std::string& path) {
         image.segments_.push_back(std::move(seg));
     }
     if (image.segments_.empty()) file.fail("no loadable segments");
+    // The later segment's bytes would silently replace the earlier one's.
+    std::sort(loaded.begin(), loaded.end(), [](const Loaded& a, const Loaded& b) { return a.lo < b.lo; });
+    for (size_t k = 1; k < loaded.size(); ++k) {
+        const Loaded &a = loaded[k - 1], &b = loaded[k];
+        if (b.lo >= a.hi) continue;
+        const auto& [first, second] = a.index < b.index ? std::pair(a, b) : std::pair(b, a);
+        file.fail(fmt::format("segments {} and {} overlap ([{:#x}, {:#x}) and [{:#x}, {:#x}))", first.index,
+                              second.index, first.lo, first.hi, second.lo, second.hi));
+    }
 
     uint64_t code_lo = UINT64_MAX, code_hi = 0;
     Elf_Scn* scn = nullptr;
@@ -119,6 +174,11 @@ ElfImage ElfImage::load(const std::string& path) {
             code_hi = std::max<uint64_t>(code_hi, sh.sh_addr + sh.sh_size);
         }
         if (sh.sh_type != SHT_SYMTAB) continue;
+        // Cut off, the symbol table would read as none: every pc would be unnamed.
+        check_section(file, "the symbol table", sh, file_size);
+        GElf_Shdr names;
+        if (Elf_Scn* strings = elf_getscn(elf, sh.sh_link); strings && gelf_getshdr(strings, &names))
+            check_section(file, "the symbol names", names, file_size);
         Elf_Data* data = elf_getdata(scn, nullptr);
         if (!data || sh.sh_entsize == 0) continue;
         const size_t count = sh.sh_size / sh.sh_entsize;

@@ -2,7 +2,8 @@
 """Bad input must give one clear line on stderr, a small non-zero exit status, and no report file.
 
 Each case runs pulpsim and checks: the exit status, that stderr is exactly one line matching a pattern
-(the file, address or option it names), and that a requested --report-json file was not written.
+(the file, address or option it names), and that a requested --report-json file was not written. Then
+every key `run --help` names for --set must be accepted with the value it shows.
 """
 import argparse
 import os
@@ -11,6 +12,9 @@ import resource
 import struct
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from rv32_elf import A0, A1, A2, A7, ECALL, ZERO, addi, lui, segment, write_program  # noqa: E402
 
 
 # AddressSanitizer reserves terabytes of address space for its shadow memory, so a sanitized simulator
@@ -40,6 +44,68 @@ def with_huge_code_section(src, dst):
             struct.pack_into("<I", data, at + 20, 0xFFFFFFFF)     # sh_size
             break
     open(dst, "wb").write(bytes(data))
+
+
+def patched(src, dst, edit, size=None):
+    """A copy of the ELF `src` (its first `size` bytes) after edit(bytearray) changed it in place."""
+    data = bytearray(open(src, "rb").read())
+    if size is not None:
+        del data[size:]
+    edit(data)
+    open(dst, "wb").write(bytes(data))
+    return dst
+
+
+def loads(data):
+    """(index, header offset, vaddr, memsz) of each PT_LOAD with bytes in memory."""
+    phoff, = struct.unpack_from("<I", data, 0x1C)
+    phentsize, phnum = struct.unpack_from("<HH", data, 0x2A)
+    out = []
+    for i in range(phnum):
+        at = phoff + i * phentsize
+        kind, _, vaddr, _, _, memsz = struct.unpack_from("<6I", data, at)
+        if kind == 1 and memsz:
+            out.append((i, at, vaddr, memsz))
+    return out
+
+
+def overlapping_copy(src, dst):
+    """A copy of `src` whose second loadable segment starts 0x100 into the first; the expected error's text."""
+    data = bytearray(open(src, "rb").read())
+    (i, _, lo, size), (j, at, _, size2) = loads(data)[:2]
+    struct.pack_into("<II", data, at + 8, lo + 0x100, lo + 0x100)  # p_vaddr, p_paddr
+    open(dst, "wb").write(bytes(data))
+    return (rf"segments {i} and {j} overlap \(\[{lo:#x}, {lo + size:#x}\) and "
+            rf"\[{lo + 0x100:#x}, {lo + 0x100 + size2:#x}\)\)")
+
+
+def set_keys_in_help(args):
+    """Every key `run --help` names for --set, run with the value it shows, in the mode it names it for."""
+    help_text = subprocess.run([args.sim, "run", "--help"], capture_output=True, text=True).stdout
+    m = re.search(r"^\s+--set KEY=VALUE(.*?)(?=^\s+--)", help_text, re.S | re.M)
+    text = " ".join(m.group(1).split()) if m else ""
+    cluster_part, _, bare_part = text.partition("bare mode")
+    failed = 0
+    named = re.findall(r"\b[a-z_]+\.[a-z_]+\b(?:=[^\s,;)]*)?", text)
+    if not named or not bare_part:
+        print(f"FAIL --set in run --help: no keys, or none for bare mode ({text!r})")
+        return 1
+    for mode, part in (("cluster", cluster_part), ("bare", bare_part)):
+        for token in re.findall(r"\b[a-z_]+\.[a-z_]+\b(?:=[^\s,;)]*)?", part):
+            key, _, value = token.partition("=")
+            if not value:
+                print(f"FAIL --set in run --help names {key} without a value to try")
+                failed += 1
+                continue
+            program = (["--bare", os.path.join(args.kernels, "matmul_fp32.elf")] if mode == "bare"
+                       else [os.path.join(args.kernels, "matmul_fp32_parallel_rows.elf")])
+            r = subprocess.run([args.sim, "run", "-q", "--set", token] + program, capture_output=True, text=True,
+                               timeout=120)
+            ok = r.returncode == 0 and not r.stderr.strip()
+            print(f"{'ok  ' if ok else 'FAIL'} --set {token} ({mode} mode, from run --help): exit {r.returncode} "
+                  f"{r.stderr.strip()[:200]}")
+            failed += 0 if ok else 1
+    return failed
 
 
 def bounded_inputs(args, w):
@@ -91,6 +157,26 @@ def main():
     hdr[16], hdr[18], hdr[20], hdr[52] = 2, 243, 1, 64
     with open(rv64, "wb") as f:
         f.write(hdr)
+
+    # Broken ELFs: a cluster kernel cut short or with headers patched, and small programs written here.
+    overlap_cluster = os.path.join(w, "overlap_cluster.elf")
+    overlap_cluster_error = overlapping_copy(cluster_matmul, overlap_cluster)
+    base = 0x80000000
+    overlap_bare = write_program(os.path.join(w, "overlap_bare.elf"), [
+        segment(base, [addi(A0, ZERO, 7), addi(A7, ZERO, 93), ECALL], executable=True),
+        segment(base + 8, [42, 42])], base)
+    cut = 100000
+    truncated = patched(cluster_matmul, os.path.join(w, "truncated.elf"), lambda d: None, size=cut)
+    shoff, = struct.unpack_from("<I", open(cluster_matmul, "rb").read(), 0x20)
+    phentsize7 = patched(cluster_matmul, os.path.join(w, "phentsize7.elf"),
+                         lambda d: struct.pack_into("<H", d, 0x2A, 7))
+    phnum_xnum = patched(cluster_matmul, os.path.join(w, "phnum_xnum.elf"),
+                         lambda d: struct.pack_into("<H", d, 0x2C, 0xFFFF))
+    phoff, = struct.unpack_from("<I", open(cluster_matmul, "rb").read(), 0x1C)
+    write_words = [addi(A0, ZERO, 9), lui(A1, base >> 12), addi(A2, ZERO, 4), addi(A7, ZERO, 64), ECALL,
+                   addi(A0, ZERO, 0), addi(A7, ZERO, 93), ECALL]
+    write_fd9 = write_program(os.path.join(w, "write_fd9.elf"), [segment(base, write_words, executable=True)], base)
+    write_pc = base + 4 * write_words.index(ECALL)
 
     cases = [
         # Echoed values are escaped: a line break cannot split the error line, an ESC cannot drive the terminal.
@@ -172,6 +258,23 @@ def main():
          r"core 0: DMA L2->L1 transfer issued at pc 0x1c[0-9a-f]{6}: row 0 \(L2 \[0x1c[0-9a-f]{6}, \+68\)\) touches "
          r"the guard zone after the tensor"),
         ("DMA wait for an unknown id", ["run", p("dma_unknown_id")], 3, r"core 0: DMA wait for transfer 77 at pc 0x1c[0-9a-f]{6}: no such transfer"),
+        # One segment's bytes would replace the other's.
+        ("overlapping segments (cluster)", ["run", "-q", overlap_cluster], 2, r"overlap_cluster\.elf: " + overlap_cluster_error),
+        ("overlapping segments (bare)", ["run", "-q", "--bare", overlap_bare], 2,
+         r"overlap_bare\.elf: segments 0 and 1 overlap \(\[0x80000000, 0x8000000c\) and \[0x80000008, 0x80000010\)\)"),
+        # Without its section headers the program would run with no symbols: profiles, regions and messages blind.
+        ("section headers cut off", ["run", "-q", truncated], 2,
+         rf"truncated\.elf: truncated: section headers at offset {shoff} .* beyond the file's {cut} bytes"),
+        ("program header entries of 7 bytes", ["run", "-q", phentsize7], 2,
+         r"phentsize7\.elf: program header entries of 7 bytes \(e_phentsize\), expected 32"),
+        ("e_phnum 0xffff", ["run", "-q", phnum_xnum], 2,
+         rf"phnum_xnum\.elf: truncated: program header table at offset {phoff} \(65535 entries of 32 bytes\) beyond"),
+        ("write to fd 9", ["run", "-q", "--bare", write_fd9], 3,
+         rf"write_fd9\.elf: write host call to fd 9 \(pc {write_pc:#010x}\): only fd 1 \(stdout\) and 2"),
+        # The runtime links stacks for __cluster_max_cores cores, 9 unless relinked (kernels/runtime/link_cluster.ld).
+        ("a platform with more cores than the program", ["run", "--set", "cluster.cores=16", "--set", "fpu.count=16",
+                                                         cluster_matmul], 2,
+         r"matmul_fp32_parallel_rows\.elf: the program supports at most 9 cores; the platform has 16 \(cluster\.cores\)"),
     ]
     failed = 0
     for name, argv, status, pattern in cases:
@@ -203,6 +306,7 @@ def main():
         else:
             print(f"ok   {name}: {lines[0]}")
     failed += bounded_inputs(args, w)
+    failed += set_keys_in_help(args)
     print(f"{len(cases) - failed} passed, {failed} failed")
     return 1 if failed else 0
 

@@ -2,7 +2,8 @@
 """Bare mode with a memory map (`pulpsim run --bare --memory`): a program linked for a 4 MiB RAM at 0 that
 sets its own stack pointer to 0x00400000 runs unchanged and prints through --console-addr; without the map
 its first push falls outside every memory; the YAML form does the same as the option; overlapping or
-wrapping ranges, malformed entries, a segment outside the map and --memory without --bare are one-line
+wrapping ranges, a region larger than bare mode models (4 GiB at 0), an empty map, malformed entries, a
+segment outside the map, an exit register in the console's word and --memory without --bare are one-line
 errors with exit status 2.
 """
 import argparse
@@ -64,11 +65,21 @@ def main():
                                                                         "  - {base: 0x100, size: 16}\n")],
          ["ov.yaml:3: [0x100, 0x110) overlaps [0x0, 0x400000)"]),
         ("YAML: malformed", ["--memory", bad_yaml("bad.yaml", "memory: [\n")], ["bad.yaml:", "malformed YAML"]),
+        # 4 GiB from 0 fits the address space but not a 32-bit size, and is far more than one region models.
+        ("4 GiB at 0", ["--memory", "0x0:4GiB"], ["--memory 0x0:4GiB: region [0x0, 0x100000000)", "larger than"]),
+        ("YAML: 4 GiB at 0", ["--memory", bad_yaml("4g.yaml", "memory:\n  - {base: 0, size: 4GiB}\n")],
+         ["4g.yaml:2: region [0x0, 0x100000000)", "larger than", "--memory"]),
+        ("an empty map", ["--memory", ""], ["--memory '': expected BASE:SIZE"]),
     ]:
         r = run(*argv, *DEVICES)
         lines = r.stderr.strip().splitlines()
         check(r.returncode == 2 and len(lines) == 1 and all(x in lines[0] for x in words) and not r.stdout,
               f"{what}: one line, exit 2 ({r.returncode}: {lines})")
+    # Both registers decode a whole word: an exit address inside the console's word is refused by name.
+    r = run("--memory", "0x0:0x400000", "--console-addr", "0x10000000", "--exit-addr", "0x10000003")
+    lines = r.stderr.strip().splitlines()
+    check(r.returncode == 2 and len(lines) == 1 and "--exit-addr 0x10000003 overlaps --console-addr 0x10000000" in lines[0],
+          f"an exit register in the console's word: one line naming both ({r.returncode}: {lines})")
     r = run("--memory", "0x0:4MiB", bare=False)
     check(r.returncode == 2 and "belong to bare mode" in r.stderr, f"--memory without --bare ({r.stderr.strip()})")
     return check.exit_status()

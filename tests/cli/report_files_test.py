@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Files in and out of `pulpsim run`: a FIFO or a device given as the program or the platform is refused at
 once (no hang, no endless read); a report target that cannot take a file (a device, a directory, an empty
-path) is bad input found before the run, and nothing at it changes; a symlink is written through; when one
+path) is bad input found before the run, and nothing at it changes; a symlink is written through; an output naming an input (the program, the platform
+or the --memory file) is refused; when one
 of two reports cannot be written, neither is; region names with commas, quotes, line breaks or bytes that
 are not UTF-8 give valid JSON and CSV. Every refusal is one line and exit status 2, within seconds."""
 import argparse
@@ -9,6 +10,7 @@ import csv
 import io
 import json
 import os
+import shutil
 import stat
 import subprocess
 import sys
@@ -66,6 +68,28 @@ def main():
     r = run("-q", "--report-json", link, args.cluster_elf)
     check(r.returncode == 0 and os.path.islink(link) and json.load(open(target))["cycles"] > 0,
           "a symlink as the report is written through and stays a symlink")
+
+    # An output naming an input, by the same path or through a link, is refused and the input stays as it was.
+    program = os.path.join(w, "program.elf")
+    shutil.copyfile(args.cluster_elf, program)
+    platform = os.path.join(w, "platform.yaml")
+    shutil.copyfile(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "configs", "platforms",
+                                 "pulp-open.yaml"), platform)
+    platform_link = os.path.join(w, "platform_link.yaml")
+    os.symlink("platform.yaml", platform_link)
+    memory_map = os.path.join(w, "map.yaml")
+    with open(memory_map, "w") as f:
+        f.write("memory:\n  - {base: 0x80000000, size: 4MiB}\n")
+    for what, argv, victim in [
+            ("--report-json naming the program", ["-q", "--report-json", program, program], program),
+            ("--trace naming the platform through a link",
+             ["-q", "--platform", platform, "--trace", platform_link, program], platform),
+            ("--report-csv naming the --memory file",
+             ["--bare", "-q", "--memory", memory_map, "--report-csv", memory_map, args.regions], memory_map)]:
+        before = open(victim, "rb").read()
+        r = run(*argv)
+        check(refused(r, "name the same file", "overwritten") and open(victim, "rb").read() == before,
+              f"{what} is refused and the input is unchanged ({r.stderr.strip()})")
 
     js = os.path.join(w, "both.json")
     r = run("-q", "--report-json", js, "--report-csv", folder, args.cluster_elf)

@@ -10,16 +10,21 @@
 - Filters (8-core cluster): --trace-cores keeps exactly those cores' lines, --trace-window exactly the lines
   issued inside it, --trace-region exactly the lines the report counts in the region, each as in the full trace.
 - Bad input (a bad window, a core that does not exist, an unwritable path, an unknown region, a filter
-  without --trace): exit 2, one line, no file. A simulation error keeps what was traced and says why it ended.
+  without --trace): exit 2, one line, no file. A simulation error keeps what was traced and says why it ended;
+  so does SIGINT or SIGTERM mid-run, which writes no report.
 """
 import argparse
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
+import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from checks import Checks, fresh_dir  # noqa: E402
+from rv32_elf import LOOP, segment, write_program  # noqa: E402
 
 LINE = re.compile(r"^\s*(\d+)\s+(\d+)\s+([0-9a-f]{8})\s+(\S+)\s+([0-9a-f]{8}|[0-9a-f]{4})\s+(.*)$")
 
@@ -256,6 +261,35 @@ def main():
     check(r.returncode == 3 and len(lines) == 1 and lines[0]["insn"] == "li a0, 1" and
           comments and comments[-1].startswith("# the run stopped: illegal instruction"),
           f"an illegal instruction: exit 3, the trace up to it and why it stopped ({comments[-1:] if comments else None})")
+
+    # ---- an interrupt: like an error, the trace ends with why the run stopped; no report is written ----
+    base = 0x80000000
+    loop = write_program(os.path.join(w, "loop.elf"), [segment(base, [LOOP], executable=True)], base)
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        t, rep = os.path.join(w, f"interrupted_{sig.name}.trace"), os.path.join(w, f"interrupted_{sig.name}.json")
+        # A caller that ignores SIGINT (a background job of a script) would pass that on: the child takes the default.
+        p = subprocess.Popen([args.sim, "run", "--bare", "-q", "--max-cycles", str(10**15), "--trace", t,
+                              "--trace-window", ":1000", "--report-json", rep, loop], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True,
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+        # The trace file is made just before the run starts.
+        deadline = time.monotonic() + 30
+        while not os.path.exists(t) and p.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.02)
+        time.sleep(0.2)
+        p.send_signal(sig)
+        try:
+            _, err = p.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            _, err = p.communicate()
+        lines, comments = parse(t) if os.path.exists(t) else ([], [])
+        stopped = re.match(rf"# the run stopped: interrupted by {sig.name} at cycle (\d+)$", comments[-1]) if comments else None
+        err_lines = err.strip().splitlines()
+        check(p.returncode == -sig and stopped and lines and int(stopped.group(1)) > lines[-1]["cycle"]
+              and not os.path.exists(rep) and len(err_lines) == 1 and f"interrupted by {sig.name}" in err_lines[0],
+              f"{sig.name} mid-run: dies of it, {len(lines)} lines traced and a last line saying why "
+              f"({comments[-1:]}), no report, one line on stderr ({err_lines})")
     return check.exit_status()
 
 

@@ -2,7 +2,9 @@
 """kernels/tools/network_report.py on a real report: runs a network program with --report-json and checks that
 the per-layer rows account for the step (the regions of the layers and the loss are disjoint and cover
 train_step but for the few cycles between two regions), that every weighted layer has a row, and that the
-latent-replay latency at the first layer is the whole step's regions and shrinks layer by layer.
+latent-replay latency at the first layer is the whole step's regions and shrinks layer by layer; JSON of
+another shape and impossible options (a clock that is not a positive number, no samples, negative updates)
+are one line and exit status 2.
 
     network_report_test.py PULPSIM PROGRAM.elf REPORT_TOOL WORKDIR
 """
@@ -46,6 +48,27 @@ def main():
         failures.append(f"{len(replay)} latent-replay rows for {len(weighted)} weighted layers")
     elif replay[0] != covered or any(b >= a for a, b in zip(replay, replay[1:])):
         failures.append(f"latent-replay cycles {replay} do not start at the step's {covered} and shrink")
+    # Well-formed JSON of the wrong shape, and options no learning event has: one line, exit 2, nothing else.
+    def refused(argv, *words):
+        r = subprocess.run([sys.executable, tool, *argv], capture_output=True, text=True)
+        lines = r.stderr.strip().splitlines()
+        return (r.returncode == 2 and not r.stdout and len(lines) == 1 and all(w in lines[0] for w in words)
+                and "Traceback" not in r.stderr), r.stderr.strip()
+    for name, text in [("list.json", "[1, 2]"), ("regions_number.json", '{"regions": 5}'),
+                       ("no_cycles.json", '{"regions": [{"name": "train_step"}]}'),
+                       ("region_not_object.json", '{"regions": [3]}'),
+                       ("bool_macs.json", '{"regions": [{"name": "train_step", "cycles": 5, "macs": true}]}')]:
+        path = os.path.join(workdir, name)
+        with open(path, "w") as f:
+            f.write(text)
+        ok, err = refused([path], path)
+        if not ok:
+            failures.append(f"{name} ({text}): not one line and exit 2 ({err!r})")
+    for option in (["--mhz", "-5"], ["--mhz", "nan"], ["--mhz", "inf"], ["--updates", "-100000"],
+                   ["--samples", "0"], ["--samples", "-3"]):
+        ok, err = refused([report, "--latent-replay", *option], option[0], option[1])
+        if not ok:
+            failures.append(f"{' '.join(option)}: not one line and exit 2 ({err!r})")
     for failure in failures:
         print(failure)
     print(out.stdout if failures else f"network_report: {len(rows)} rows, {covered} of {step} cycles: OK")
