@@ -5,11 +5,14 @@ import argparse
 import os
 import sqlite3
 import sys
+import urllib.parse
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+try:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+except ImportError as e:
+    sys.exit(f"plot_trend: needs matplotlib (Debian: python3-matplotlib): {e}")
 
 
 def main():
@@ -19,12 +22,24 @@ def main():
     ap.add_argument("--region", default="")
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
-    con = sqlite3.connect(f"file:{args.history}?mode=ro", uri=True)
-    rows = con.execute("SELECT r.id, substr(r.git_commit, 1, 8), g.entry, g.region, g.cycles FROM regress_runs r "
-                       "JOIN regress_regions g ON g.run_id = r.id WHERE (? = '' OR g.entry = ?) AND "
-                       "(? = '' OR g.region = ?) AND g.cycles > 0 ORDER BY r.id",
-                       (args.entry, args.entry, args.region, args.region)).fetchall()
-    con.close()
+    # What can be told before drawing is one line, not a traceback.
+    ext = os.path.splitext(args.out)[1].lower().lstrip(".")
+    formats = plt.figure().canvas.get_supported_filetypes()
+    plt.close("all")
+    if ext not in formats:
+        sys.exit(f"plot_trend: {args.out}: the name must end in one of {', '.join('.' + f for f in sorted(formats))}")
+    folder = os.path.dirname(os.path.abspath(args.out))
+    if not os.path.isdir(folder):
+        sys.exit(f"plot_trend: {args.out}: no folder {folder}")
+    try:
+        con = sqlite3.connect(f"file:{urllib.parse.quote(args.history)}?mode=ro", uri=True)
+        rows = con.execute("SELECT r.id, substr(r.git_commit, 1, 8), g.entry, g.region, g.cycles FROM regress_runs r "
+                           "JOIN regress_regions g ON g.run_id = r.id WHERE (? = '' OR g.entry = ?) AND "
+                           "(? = '' OR g.region = ?) AND g.cycles > 0 ORDER BY r.id",
+                           (args.entry, args.entry, args.region, args.region)).fetchall()
+        con.close()
+    except sqlite3.Error as e:
+        sys.exit(f"plot_trend: {args.history}: cannot read the history: {e}")
     if not rows:
         sys.exit(f"plot_trend: {args.history}: no recorded runs match")
     runs = sorted({r[0] for r in rows})
@@ -44,8 +59,13 @@ def main():
     ax.legend(fontsize=8)
     ax.set_title("pulpsim regress: cycles per run", fontsize=11)
     tmp = args.out + ".tmp" + os.path.splitext(args.out)[1]
-    fig.savefig(tmp, dpi=130, bbox_inches="tight")
-    os.replace(tmp, args.out)
+    try:
+        fig.savefig(tmp, dpi=130, bbox_inches="tight")
+        os.replace(tmp, args.out)
+    except OSError as e:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        sys.exit(f"plot_trend: {args.out}: cannot write: {e.strerror or e}")
     return 0
 
 

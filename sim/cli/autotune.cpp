@@ -108,6 +108,19 @@ std::vector<runs::KernelTraits> family_kernels(const ElfImage& elf) {
     return kernels;
 }
 
+// The kernel names of a table of a comparison program (each entry starting with its name's address):
+// empty when the program has no such table.
+std::vector<std::string> table_names(const ElfImage& elf, const runs::KernelTable& table) {
+    std::vector<std::string> names;
+    const auto at = elf.symbol(table.symbol);
+    if (!at || table.entry_bytes == 0) return names;
+    const uint32_t bytes = elf.symbol_size(*at);
+    for (uint32_t offset = 0; offset + table.entry_bytes <= bytes; offset += table.entry_bytes)
+        if (const auto name_at = elf_word(elf, *at + offset))
+            if (std::string name = elf_string(elf, *name_at); !name.empty()) names.push_back(std::move(name));
+    return names;
+}
+
 double per_cycle(uint64_t num, uint64_t den) {
     return den ? static_cast<double>(num) / static_cast<double>(den) : 0.0;
 }
@@ -194,6 +207,9 @@ int command_autotune(const std::vector<std::string>& args) {
             fmt::format("--prune: {} is not a margin from 0 to 100 (0.25: within 25%)", prune_margin));
     const bool force_tiled = vm.count("tiled") > 0;
     if (force_tiled && vm.count("fp16")) throw UsageError("--tiled: the tiled steps are FP32; drop --fp16");
+    if (force_tiled && (layer == "depthwise" || layer == "conv2d"))
+        throw UsageError(
+            fmt::format("--tiled: the tiled steps are linear and pointwise; drop --tiled for {}", layer));
     if (guard_bytes % 4 != 0 || guard_bytes > 4096)
         throw UsageError(fmt::format("--guard: {} is not a multiple of 4 up to 4096", guard_bytes));
     const uint64_t cycle_limit = parse_number("--max-cycles", max_cycles);
@@ -222,8 +238,44 @@ int command_autotune(const std::vector<std::string>& args) {
     } else {
         keep_tiles = 0;
     }
+    // The kernels a tuning entry may name: the variants of its layer's comparison program, or for a tiled
+    // entry the tiled program's family and matmul_l1; each program is read once, when an entry needs it.
+    // A program that is not at hand, or lacks its tables, leaves its entries' kernels unchecked.
+    std::map<std::string, std::optional<runs::KernelNames>> kernel_names;
+    const std::string tuned_layer = fp16 ? layer + "-fp16" : layer;
+    const runs::KernelLookup known_kernels = [&](const std::string& entry_layer,
+                                                 bool tiled) -> const runs::KernelNames* {
+        const bool entry_fp16 = entry_layer.ends_with("-fp16");
+        const runs::CompareProgram compare = runs::compare_program(
+            entry_fp16 ? entry_layer.substr(0, entry_layer.size() - 5) : entry_layer, entry_fp16);
+        const std::string path = tiled                        ? tiled_program
+                                 : entry_layer == tuned_layer ? program
+                                                              : built_kernel(compare.program);
+        const auto [it, inserted] = kernel_names.try_emplace((tiled ? "tiled " : "compare ") + path);
+        if (inserted) {
+            try {
+                runs::KernelNames k;
+                k.program = fs::path(path).filename().string();
+                const ElfImage elf = ElfImage::load(path);
+                if (tiled) {
+                    for (const runs::KernelTraits& f : family_kernels(elf))
+                        k.names.insert(f.name);
+                    k.names.insert("matmul_l1");
+                } else {
+                    for (const runs::KernelTable& table : compare.tables) {
+                        const auto names = table_names(elf, table);
+                        if (names.empty()) throw std::runtime_error("no kernel table");
+                        k.names.insert(names.begin(), names.end());
+                    }
+                }
+                it->second = std::move(k);
+            } catch (const std::exception&) {
+            }
+        }
+        return it->second ? &*it->second : nullptr;
+    };
     // The tuning file is checked before anything runs, so a bad one costs no simulation.
-    (void)runs::load_tuning(tuning_path);
+    (void)runs::load_tuning(tuning_path, known_kernels);
     if (!json_path.empty()) check_output_path(json_path);
 
     const std::string simulator = self_executable();
@@ -492,7 +544,7 @@ int command_autotune(const std::vector<std::string>& args) {
     if (!winners.empty()) {
         if (const fs::path parent = fs::path(tuning_path).parent_path(); !parent.empty())
             fs::create_directories(parent);
-        runs::record_tuning(tuning_path, winners);
+        runs::record_tuning(tuning_path, winners, known_kernels);
         std::fprintf(stderr, "autotune: %zu winners written to %s\n", winners.size(), tuning_path.c_str());
     }
     if (!json_path.empty()) {

@@ -61,6 +61,17 @@ parse_command_line(const std::vector<std::string>& args,
     return parsed;
 }
 
+void check_plot_path(const std::string& option, const std::string& path) {
+    const std::string ext = std::filesystem::path(path).extension().string();
+    if (ext != ".png" && ext != ".svg" && ext != ".pdf")
+        throw UsageError(fmt::format("{} {}: the name must end in .png, .svg or .pdf", option, path));
+    try {
+        check_output_path(path);
+    } catch (const std::exception& e) {
+        throw UsageError(fmt::format("{} {}", option, e.what()));
+    }
+}
+
 std::string self_executable() {
     std::error_code ec;
     const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);

@@ -74,13 +74,8 @@ int command_compare(const std::vector<std::string>& args) {
     const runs::StepMeasure measure = runs::measure_step(layer, step, shape, vm.count("fp16") > 0);
     const uint64_t macs = measure.macs;
     const uint64_t cycle_limit = parse_number("--max-cycles", max_cycles);
-    for (const std::string& out : {json_path, plot_path})
-        if (!out.empty()) check_output_path(out);
-    if (!plot_path.empty()) {
-        const std::string ext = fs::path(plot_path).extension().string();
-        if (ext != ".png" && ext != ".svg" && ext != ".pdf")
-            throw UsageError(fmt::format("--plot {}: the name must end in .png, .svg or .pdf", plot_path));
-    }
+    if (!json_path.empty()) check_output_path(json_path);
+    if (!plot_path.empty()) check_plot_path("--plot", plot_path);
 
     pulpsim::PlatformConfig config;
     if (!platform_file.empty()) config = pulpsim::load_platform(platform_file);

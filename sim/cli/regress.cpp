@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <spdlog/spdlog.h>
 #include <sys/wait.h>
 #include <thread>
@@ -69,24 +70,34 @@ std::string failure_text(const runs::RegressRow& r) {
     }
 }
 
+// JUnit XML: a region that moved or is missing is a <failure> with the numbers; an entry that did not run
+// (no program, a failing program, the cycle limit) is an <error> with its one-line message.
 std::string junit(const std::string& suite, const std::vector<runs::RegressRow>& rows, bool allow_faster) {
-    size_t failures = 0;
-    for (const auto& r : rows)
-        failures += failing(r.verdict, allow_faster) ? 1 : 0;
+    size_t failures = 0, errors = 0;
+    for (const auto& r : rows) {
+        errors += r.verdict == runs::Verdict::Failed ? 1 : 0;
+        failures += r.verdict != runs::Verdict::Failed && failing(r.verdict, allow_faster) ? 1 : 0;
+    }
     std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-    out += fmt::format("<testsuites name=\"pulpsim regress\" tests=\"{}\" failures=\"{}\" errors=\"0\">\n",
-                       rows.size(), failures);
-    out += fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"0\">\n",
-                       xml_escaped(suite), rows.size(), failures);
+    out += fmt::format("<testsuites name=\"pulpsim regress\" tests=\"{}\" failures=\"{}\" errors=\"{}\">\n",
+                       rows.size(), failures, errors);
+    out += fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"0\">\n",
+                       xml_escaped(suite), rows.size(), failures, errors);
     for (const auto& r : rows) {
         out += fmt::format("    <testcase classname=\"{}\" name=\"{}\"", xml_escaped(r.entry),
                            xml_escaped(r.region.empty() ? "(run)" : r.region));
-        if (failing(r.verdict, allow_faster))
+        const bool moved = r.verdict == runs::Verdict::Slower || r.verdict == runs::Verdict::Faster;
+        if (r.verdict == runs::Verdict::Failed)
+            out += fmt::format(">\n      <error message=\"{}\" type=\"failed\">{}</error>\n    </testcase>\n",
+                               xml_escaped(failure_text(r)), xml_escaped(r.message));
+        else if (failing(r.verdict, allow_faster))
             out += fmt::format(
                 ">\n      <failure message=\"{}\" type=\"{}\">{}</failure>\n    </testcase>\n",
                 xml_escaped(failure_text(r)), runs::to_string(r.verdict),
-                xml_escaped(fmt::format("baseline {} cycles, now {} cycles, delta {} {}; {}", r.baseline,
-                                        r.now, delta_text(r), percent_text(r), r.message)));
+                xml_escaped(moved ? fmt::format("baseline {} cycles, now {} cycles, delta {} {}{}{}",
+                                                r.baseline, r.now, delta_text(r), percent_text(r),
+                                                r.message.empty() ? "" : "; ", r.message)
+                                  : failure_text(r)));
         else
             out +=
                 fmt::format(">\n      <system-out>{} {} cycles (baseline {})</system-out>\n    </testcase>\n",
@@ -108,14 +119,25 @@ std::string markdown(const std::string& suite, const std::vector<runs::RegressRo
     for (const auto& [k, n] : counts)
         summary += fmt::format("{}{} {}", summary.empty() ? "" : ", ", n, k);
     out += fmt::format("{} regions: {}\n\n", rows.size(), summary);
+    // A cell's text: a '|' would end the cell, a line break the row.
+    const auto cell = [](const std::string& s) {
+        std::string out;
+        for (char c : s)
+            out += c == '|'                 ? std::string("\\|")
+                   : c == '\n' || c == '\r' ? std::string(" ")
+                                            : std::string(1, c);
+        return out;
+    };
+    const auto count = [](uint64_t v) { return v ? std::to_string(v) : std::string(); }; // none: empty
     auto table = [&](bool changed) {
         std::string t = "| entry | region | baseline | now | delta | delta % | verdict "
                         "|\n|---|---|---:|---:|---:|---:|---|\n";
         for (const auto& r : rows)
             if ((r.verdict != runs::Verdict::Ok) == changed)
-                t += fmt::format("| {} | {} | {} | {} | {} | {} | {}{} |\n", r.entry, r.region, r.baseline,
-                                 r.now, delta_text(r), percent_text(r), runs::to_string(r.verdict),
-                                 r.verdict == runs::Verdict::Failed ? ": " + r.message : "");
+                t += fmt::format("| {} | {} | {} | {} | {} | {} | {}{} |\n", cell(r.entry), cell(r.region),
+                                 count(r.baseline), count(r.now), delta_text(r), percent_text(r),
+                                 runs::to_string(r.verdict),
+                                 r.verdict == runs::Verdict::Failed ? ": " + cell(r.message) : "");
         return t;
     };
     if (counts.size() > 1 || !counts.count("ok")) out += "Changed:\n\n" + table(true) + "\n";
@@ -190,9 +212,12 @@ int trend(const std::string& history, const std::string& entry, const std::strin
                                  runs::to_text(row[4]), runs::to_text(row[5]));
     if (!plot.empty()) {
         const std::string script = PULPSIM_SCRIPTS_DIR "/plot_trend.py";
-        if (run_python_script(
-                script, {"--history", history, "--entry", entry, "--region", region, "--out", plot}) != 0)
-            throw std::runtime_error(fmt::format("trend plot failed ({}; needs python3-matplotlib)", script));
+        const int rc = run_python_script(
+            script, {"--history", history, "--entry", entry, "--region", region, "--out", plot});
+        // The script says why in its own line (matplotlib missing, ...); -1: it did not run at all.
+        if (rc != 0)
+            throw std::runtime_error(fmt::format("--plot {}: the plot failed ({}{})", plot, script,
+                                                 rc < 0 ? " did not run" : ", its error above"));
     }
     return 0;
 }
@@ -210,7 +235,7 @@ int command_regress(const std::vector<std::string>& args) {
         "failed).\n\n"
         "options");
     std::vector<std::string> positional, sets;
-    std::string junit_path, markdown_path, history, init_out, platform_file, entry, region, plot;
+    std::string junit_path, markdown_path, history, init_out, platform_file, entry, region, plot, max_cycles;
     unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
     desc.add_options()("help,h", "show this help")("jobs,j", po::value(&jobs)->value_name("N"),
                                                    "entries at once (default: all cores)")(
@@ -218,9 +243,10 @@ int command_regress(const std::vector<std::string>& args) {
         "a region faster than its baseline passes (it fails by default: the baseline is stale)")(
         "junit", po::value(&junit_path)->value_name("FILE"), "write a JUnit XML report")(
         "markdown", po::value(&markdown_path)->value_name("FILE"), "write a markdown summary")(
-        "update", "rewrite the changed numbers in the baseline file (bless a deliberate change)")(
-        "init", po::value(&init_out)->value_name("OUT.yaml"),
-        "write a first baseline for the given programs")(
+        "update",
+        "rewrite the changed numbers in the baseline file (bless a deliberate change); exit status 1 if an "
+        "entry failed (its numbers stay)")("init", po::value(&init_out)->value_name("OUT.yaml"),
+                                           "write a first baseline for the given programs")(
         "platform", po::value(&platform_file)->value_name("FILE"), "--init: the platform of the entries")(
         "set", po::value(&sets)->value_name("KEY=VALUE")->composing(),
         "--init: overrides of the entries; otherwise settings added to every entry, whose counts must still "
@@ -229,9 +255,12 @@ int command_regress(const std::vector<std::string>& args) {
         "append this run to a SQLite history (or read it: --trend)")(
         "trend", "print (and with --plot draw) a region's cycles over the recorded runs")(
         "entry", po::value(&entry)->value_name("NAME"), "--trend: only this entry")(
-        "region", po::value(&region)->value_name("NAME"), "--trend: only this region")(
-        "plot", po::value(&plot)->value_name("FILE"),
-        "--trend: draw the trend into FILE (PNG or SVG)")("quiet,q", "print only regions that are not ok");
+        "region", po::value(&region)->value_name("NAME"),
+        "--trend: only this region")("plot", po::value(&plot)->value_name("FILE"),
+                                     "--trend: draw the trend into FILE (.png, .svg or .pdf)")(
+        "max-cycles", po::value(&max_cycles)->value_name("N"),
+        "stop each entry after N cycles, as failed (default: the file's max_cycles:, else 1e10)")(
+        "quiet,q", "print only regions that are not ok");
     po::options_description hidden;
     hidden.add_options()("input", po::value(&positional)->composing());
     po::options_description all;
@@ -249,14 +278,35 @@ int command_regress(const std::vector<std::string>& args) {
         std::cout << desc
                   << "\nexit status: 0 every region within tolerance; 1 a region slower, missing, failed, or "
                      "faster\n"
-                     "(unless --allow-faster); 2 bad input.\n";
+                     "(unless --allow-faster); with --update 0, or 1 if an entry failed; 2 bad input.\n";
         return 0;
     }
-    if (vm.count("trend")) {
+    // An option of another mode would be ignored: refuse it.
+    const bool trend_mode = vm.count("trend") > 0, init_mode = vm.count("init") > 0;
+    const auto refuse = [&](std::initializer_list<const char*> options, const std::string& why) {
+        for (const char* o : options)
+            if (vm.count(o)) throw UsageError(fmt::format("regress: --{} {}", o, why));
+    };
+    if (!trend_mode) refuse({"entry", "region", "plot"}, "needs --trend");
+    if (!init_mode) refuse({"platform"}, "needs --init (a baseline file names the platforms of its entries)");
+    if (trend_mode) {
+        refuse({"init", "update", "junit", "markdown", "set", "jobs", "allow-faster", "quiet", "max-cycles"},
+               "does not go with --trend");
+        if (!positional.empty())
+            throw UsageError(fmt::format("regress --trend: reads the history, not '{}'", positional[0]));
         if (history.empty()) throw UsageError("--trend needs --history DB");
+        if (!plot.empty()) check_plot_path("--plot", plot);
         return trend(history, entry, region, plot);
     }
+    if (init_mode)
+        refuse({"update", "junit", "markdown", "history", "allow-faster", "quiet"},
+               "does not go with --init");
     if (jobs == 0) throw UsageError("--jobs: must be at least 1");
+    std::optional<uint64_t> cycle_limit;
+    if (vm.count("max-cycles")) {
+        cycle_limit = parse_number("--max-cycles", max_cycles);
+        if (*cycle_limit == 0) throw UsageError("--max-cycles: must be at least 1");
+    }
     const std::string simulator = self_executable();
     const std::string version = runs::simulator_version(kVersion, simulator);
     const bool allow_faster = vm.count("allow-faster") > 0;
@@ -278,7 +328,7 @@ int command_regress(const std::vector<std::string>& args) {
             e.point.program = program;
             e.point.config = config;
             e.point.config_yaml = to_yaml(config);
-            e.point.max_cycles = 10'000'000'000ULL;
+            e.point.max_cycles = runs::kDefaultMaxCycles;
             file.entries.push_back(std::move(e));
         }
     } else {
@@ -294,6 +344,10 @@ int command_regress(const std::vector<std::string>& args) {
             }
         }
     }
+
+    if (cycle_limit)
+        for (auto& e : file.entries)
+            e.point.max_cycles = *cycle_limit;
 
     // Run every entry whose program can be read; the others are failed entries.
     std::map<std::string, runs::PointResult> results;
@@ -363,6 +417,15 @@ int command_regress(const std::vector<std::string>& args) {
         if (text != file.text) {
             write_file_atomically(file.path, text);
             std::fprintf(stderr, "regress: updated %s\n", file.path.c_str());
+        }
+        // A failed entry has no numbers to bless: the others are updated, the run still fails.
+        std::vector<std::string> failed;
+        for (const auto& e : file.entries)
+            if (!results.at(e.name).ok) failed.push_back(e.name);
+        if (!failed.empty()) {
+            std::fprintf(stderr, "regress: %zu failed entries not updated: %s\n", failed.size(),
+                         fmt::format("{}", fmt::join(failed, ", ")).c_str());
+            return 1;
         }
         return 0;
     }

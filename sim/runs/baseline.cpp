@@ -7,9 +7,12 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/parser.h>
 #include <yaml-cpp/yaml.h>
 
 #include "cluster/yaml_document.hpp"
@@ -36,11 +39,19 @@ class Reader {
         if (!n.IsScalar()) fail_at(n, what + " expects a value");
         return n.Scalar();
     }
+    // Counts go into the history as signed 64-bit integers and into signed deltas.
     uint64_t count(const YAML::Node& n, const std::string& what) const {
         const std::string s = scalar(n, what);
         const auto v = parse_size(s);
         if (!v) fail_at(n, fmt::format("{} expects a non-negative integer, got '{}'", what, s.substr(0, 40)));
+        if (*v > static_cast<uint64_t>(INT64_MAX))
+            fail_at(n, fmt::format("{} expects at most {}, got {}", what, INT64_MAX, s.substr(0, 40)));
         return *v;
+    }
+    uint64_t positive(const YAML::Node& n, const std::string& what) const {
+        const uint64_t v = count(n, what);
+        if (v == 0) fail_at(n, fmt::format("{} expects a positive integer, got 0", what));
+        return v;
     }
     double real(const YAML::Node& n, const std::string& what) const {
         const std::string s = scalar(n, what);
@@ -98,6 +109,26 @@ class Reader {
 
   private:
     std::string path_;
+};
+
+// The first alias (*name) of a YAML document, found from the parser's events: no tree is built, so
+// aliases of aliases are not expanded.
+class FirstAlias : public YAML::EventHandler {
+  public:
+    std::optional<YAML::Mark> at;
+    void OnAlias(const YAML::Mark& mark, YAML::anchor_t) override {
+        if (!at) at = mark;
+    }
+    void OnDocumentStart(const YAML::Mark&) override {}
+    void OnDocumentEnd() override {}
+    void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+    void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
+    void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                         YAML::EmitterStyle::value) override {}
+    void OnSequenceEnd() override {}
+    void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                    YAML::EmitterStyle::value) override {}
+    void OnMapEnd() override {}
 };
 
 // Offset of the start of a line (1-based) and of the line after it.
@@ -168,27 +199,41 @@ BaselineFile load_baseline(const std::string& path) {
         file.text = s.str();
     }
     YAML::Node root;
+    FirstAlias alias;
     try {
         root = load_one_document(file.text);
+        std::istringstream in(file.text);
+        YAML::Parser parser(in);
+        parser.HandleNextDocument(alias);
     } catch (const YAML::Exception& e) {
         fail(fmt::format("{}:{}:{}: malformed YAML: {}", path, e.mark.line + 1, e.mark.column + 1, e.msg));
     }
+    // An alias shares one node between places: walking it would expand it (exponentially for aliases of
+    // aliases), and --update, which edits a number where it is written, would change every place at once.
+    if (alias.at)
+        fail(fmt::format("{}:{}: a YAML alias (*name) in a baseline: write the value out where it is used",
+                         path, alias.at->line + 1));
     const Reader r(path);
     if (!root.IsMap()) r.fail_at(root, "expected `entries:` (and optionally `platform:`, `tolerance:`)");
     r.no_repeated_keys(root);
-    r.known_keys(root, {"platform", "tolerance", "entries"}, "the baseline file");
+    r.known_keys(root, {"platform", "tolerance", "max_cycles", "entries"}, "the baseline file");
     std::string platform;
     if (root["platform"]) platform = r.scalar(root["platform"], "platform");
     Tolerance tolerance;
     if (root["tolerance"]) tolerance = r.tolerance(root["tolerance"], tolerance);
+    uint64_t max_cycles = kDefaultMaxCycles;
+    if (root["max_cycles"]) max_cycles = r.positive(root["max_cycles"], "max_cycles");
     const YAML::Node entries = root["entries"];
     if (!entries || !entries.IsSequence())
         r.fail_at(entries ? entries : root, "entries expects a list (- name: ...)");
+    // A gate that checks nothing would pass whatever the programs do.
+    if (entries.size() == 0) r.fail_at(entries, "entries is empty: a baseline checks at least one entry");
     std::set<std::string> names;
     std::map<std::string, PlatformConfig> platforms;
     for (const auto& e : entries) {
         if (!e.IsMap()) r.fail_at(e, "an entry expects name:, program:, regions: ...");
-        r.known_keys(e, {"name", "program", "platform", "set", "tolerance", "regions"}, "an entry");
+        r.known_keys(e, {"name", "program", "platform", "set", "tolerance", "max_cycles", "regions"},
+                     "an entry");
         BaselineEntry entry;
         entry.line = line_of(e);
         if (!e["name"]) r.fail_at(e, "an entry needs a name:");
@@ -227,12 +272,15 @@ BaselineFile load_baseline(const std::string& path) {
         entry.point.program = entry.program;
         entry.point.config = config;
         entry.point.config_yaml = to_yaml(config);
-        entry.point.max_cycles = 10'000'000'000ULL;
+        entry.point.max_cycles = e["max_cycles"] ? r.positive(e["max_cycles"], "max_cycles") : max_cycles;
 
         const YAML::Node regions = e["regions"];
         if (!regions || !regions.IsMap())
             r.fail_at(regions ? regions : e,
                       fmt::format("entry '{}' needs regions: (name: cycles, ...)", entry.name));
+        if (regions.size() == 0)
+            r.fail_at(regions,
+                      fmt::format("entry '{}' has no regions: an entry checks at least one", entry.name));
         entry.regions_line = line_of(regions);
         for (const auto& kv : regions) {
             RegionBaseline rb;

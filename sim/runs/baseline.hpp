@@ -15,6 +15,9 @@
 
 namespace pulpsim::runs {
 
+// The cycle limit of an entry's run when neither the file (`max_cycles:`) nor regress --max-cycles sets one.
+inline constexpr uint64_t kDefaultMaxCycles = 10'000'000'000ULL;
+
 struct Tolerance {
     double relative = 0;   // fraction of the baseline (0.01 = 1%)
     uint64_t absolute = 0; // cycles
@@ -55,8 +58,9 @@ struct BaselineFile {
     std::vector<BaselineEntry> entries;
 };
 
-// Reads and checks a baseline file (one-line errors naming file, line and key). Programs need not exist:
-// a missing program is a `failed` entry when run, not an error of the file.
+// Reads and checks a baseline file (one-line errors naming file, line and key): at least one entry, each
+// with at least one region, counts up to INT64_MAX, no YAML aliases. Programs need not exist: a missing
+// program is a `failed` entry when run, not an error of the file.
 BaselineFile load_baseline(const std::string& path);
 
 enum class Verdict { Ok, Slower, Faster, New, Missing, Failed };

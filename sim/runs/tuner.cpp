@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
@@ -55,6 +57,13 @@ MatmulShape layer_step_matmul(const std::string& layer, const std::string& step,
     return {cin, hw, cout};                   // dIn[Cin][HW] = W^T[Cin][Cout] dOut[Cout][HW]
 }
 
+CompareProgram compare_program(const std::string& layer, bool fp16) {
+    if (fp16) return {"fp16_compare.elf", {{"matmul_fp16_variants", 16}, {"vm_kernels", 20}}};
+    if (layer == "depthwise") return {"dw_compare.elf", {{"dw3x3_variants", 12}}};
+    if (layer == "conv2d") return {"conv_compare.elf", {{"matmul_variants", 24}}};
+    return {"matmul_compare.elf", {{"matmul_variants", 24}}};
+}
+
 StepMeasure measure_step(const std::string& layer, const std::string& step, const std::string& shape,
                          bool fp16) {
     if (layer != "linear" && layer != "pointwise" && layer != "depthwise" && layer != "conv2d")
@@ -89,7 +98,7 @@ StepMeasure measure_step(const std::string& layer, const std::string& step, cons
             __builtin_mul_overflow(weights, ho * wo, &macs) || macs > 0xffffffffu)
             throw std::runtime_error(
                 fmt::format("--shape {}: the step's MACs exceed the 32-bit count of a region", shape));
-        m.program = "conv_compare.elf";
+        m.program = compare_program(layer, fp16).program;
         m.symbols = {{"compare_cin", static_cast<uint32_t>(cin)},
                      {"compare_cout", static_cast<uint32_t>(cout)},
                      {"compare_h", static_cast<uint32_t>(h)},
@@ -116,7 +125,7 @@ StepMeasure measure_step(const std::string& layer, const std::string& step, cons
         if (__builtin_mul_overflow(c * h, w, &chw) || chw > 0xffffffffu / 9) // c h < 2^64: sizes < 2^32
             throw std::runtime_error(
                 fmt::format("--shape {}: 9 C H W MACs exceed the 32-bit count of a region", shape));
-        m.program = "dw_compare.elf";
+        m.program = compare_program(layer, fp16).program;
         m.symbols = {{"compare_c", static_cast<uint32_t>(c)},
                      {"compare_h", static_cast<uint32_t>(h)},
                      {"compare_w", static_cast<uint32_t>(w)},
@@ -130,7 +139,7 @@ StepMeasure measure_step(const std::string& layer, const std::string& step, cons
     const MatmulShape mm = layer_step_matmul(layer, step, shape);
     if (fp16) {
         auto even = [](uint64_t n) { return n + (n & 1); }; // FP16 tensors start on words
-        m.program = "fp16_compare.elf";
+        m.program = compare_program(layer, fp16).program;
         m.symbols = {{"compare_m", static_cast<uint32_t>(mm.m)},
                      {"compare_n", static_cast<uint32_t>(mm.n)},
                      {"compare_k", static_cast<uint32_t>(mm.k)}};
@@ -140,7 +149,7 @@ StepMeasure measure_step(const std::string& layer, const std::string& step, cons
         m.what = fmt::format("FP16 matmul M={} N={} K={}", mm.m, mm.n, mm.k);
         return m;
     }
-    m.program = "matmul_compare.elf";
+    m.program = compare_program(layer, fp16).program;
     m.symbols = {{"compare_m", static_cast<uint32_t>(mm.m)},
                  {"compare_n", static_cast<uint32_t>(mm.n)},
                  {"compare_k", static_cast<uint32_t>(mm.k)}};
@@ -338,6 +347,25 @@ template <typename T> T field(const std::string& path, const YAML::Node& entry, 
     }
 }
 
+// Every key of `map` is one of `keys` and is given once (YAML would keep one of two silently).
+void known_keys(const std::string& path, const YAML::Node& map, const std::vector<std::string>& keys,
+                const std::string& where) {
+    std::map<std::string, int> first_line;
+    for (const auto& kv : map) {
+        if (!kv.first.IsScalar())
+            tuning_error(path, kv.first, fmt::format("a key of {} is not a name", where));
+        const std::string& k = kv.first.Scalar();
+        if (std::find(keys.begin(), keys.end(), k) == keys.end())
+            tuning_error(path, kv.first,
+                         fmt::format("unknown key '{}' in {} (known: {})", printable(k.substr(0, 40)), where,
+                                     fmt::join(keys, ", ")));
+        const auto [at, inserted] = first_line.emplace(k, kv.first.Mark().line + 1);
+        if (!inserted)
+            tuning_error(path, kv.first,
+                         fmt::format("key '{}' given twice (first on line {})", k, at->second));
+    }
+}
+
 // A string as a YAML scalar that reads back as itself, whatever it holds.
 std::string yaml_scalar(const std::string& text) {
     YAML::Emitter e;
@@ -347,7 +375,7 @@ std::string yaml_scalar(const std::string& text) {
 
 } // namespace
 
-std::vector<TuningEntry> load_tuning(const std::string& path) {
+std::vector<TuningEntry> load_tuning(const std::string& path, const KernelLookup& kernels) {
     std::error_code ec;
     if (!std::filesystem::exists(path, ec)) return {};
     if (!std::filesystem::is_regular_file(path, ec))
@@ -366,16 +394,41 @@ std::vector<TuningEntry> load_tuning(const std::string& path) {
     if (root.IsNull()) return out;
     if (!root.IsMap() || !root["tunings"] || !root["tunings"].IsSequence())
         tuning_error(path, root, "expected `tunings:` with a list of entries");
+    // The file is rewritten whole on every tune: what it would not read back is refused, not dropped.
+    known_keys(path, root, {"tunings"}, "the tuning file");
+    std::map<std::tuple<std::string, unsigned, uint64_t, std::string, std::string, std::string>, int> lines;
     for (const auto& e : root["tunings"]) {
         if (!e.IsMap()) tuning_error(path, e, "an entry is a map (platform, cores, tcdm_size, layer, ...)");
+        known_keys(path, e,
+                   {"platform", "cores", "tcdm_size", "layer", "step", "shape", "kernel", "tile", "matmul",
+                    "transposed", "guard", "cycles", "mac_per_cycle"},
+                   "an entry");
         TuningEntry t;
         t.platform = field<std::string>(path, e, "platform");
         t.cores = field<unsigned>(path, e, "cores");
+        if (t.cores == 0) tuning_error(path, e["cores"], "cores: must be at least 1");
         t.tcdm_size = field<uint64_t>(path, e, "tcdm_size");
         t.layer = field<std::string>(path, e, "layer");
         t.step = field<std::string>(path, e, "step");
         t.shape = field<std::string>(path, e, "shape");
         t.kernel = field<std::string>(path, e, "kernel");
+        // The layers, steps and shapes autotune's options take; FP16 tunes are "<layer>-fp16".
+        const bool fp16 = t.layer.ends_with("-fp16");
+        const std::string layer = fp16 ? t.layer.substr(0, t.layer.size() - 5) : t.layer;
+        const bool matmul_layer = layer == "linear" || layer == "pointwise";
+        if (!(matmul_layer || (!fp16 && (layer == "depthwise" || layer == "conv2d"))))
+            tuning_error(path, e["layer"],
+                         fmt::format("layer: '{}' is not {}, or linear-fp16 or pointwise-fp16",
+                                     printable(t.layer), kTunableLayers));
+        if (t.step != "fw" && t.step != "wg" && t.step != "ig")
+            tuning_error(path, e["step"], fmt::format("step: '{}' is not fw, wg or ig", printable(t.step)));
+        try {
+            (void)measure_step(layer, t.step, t.shape, fp16);
+        } catch (const std::exception& ex) {
+            const std::string why = ex.what();
+            tuning_error(path, e["shape"],
+                         why.starts_with("--shape") ? why.substr(2) : fmt::format("shape: {}", why));
+        }
         if (e["tile"]) t.tile = field<std::vector<unsigned>>(path, e, "tile");
         if (e["matmul"]) t.matmul = field<std::vector<uint64_t>>(path, e, "matmul");
         if (e["transposed"]) t.transposed = field<std::vector<unsigned>>(path, e, "transposed");
@@ -383,15 +436,41 @@ std::vector<TuningEntry> load_tuning(const std::string& path) {
         if ((t.tile && t.tile->size() != 3) || (t.matmul && t.matmul->size() != 3) ||
             (t.transposed && t.transposed->size() != 2))
             tuning_error(path, e, "tile and matmul take 3 sizes, transposed 2 flags");
+        if ((t.tile && std::ranges::count(*t.tile, 0u)) || (t.matmul && std::ranges::count(*t.matmul, 0u)) ||
+            (t.transposed && std::ranges::any_of(*t.transposed, [](unsigned f) { return f > 1; })))
+            tuning_error(path, e, "tile and matmul sizes must be at least 1, transposed flags 0 or 1");
+        if (t.tile && (fp16 || !matmul_layer))
+            tuning_error(path, e["tile"], fmt::format("tile: {} steps are not tiled", t.layer));
+        if (t.guard_bytes && (*t.guard_bytes % 4 != 0 || *t.guard_bytes > 4096))
+            tuning_error(path, e["guard"],
+                         fmt::format("guard: {} is not a multiple of 4 up to 4096", *t.guard_bytes));
+        if (kernels)
+            if (const KernelNames* known = kernels(t.layer, t.tile.has_value());
+                known && !known->names.count(t.kernel))
+                tuning_error(
+                    path, e["kernel"],
+                    fmt::format("kernel: '{}' is not a kernel of {}", printable(t.kernel), known->program));
         t.cycles = field<uint64_t>(path, e, "cycles");
         t.mac_per_cycle = field<double>(path, e, "mac_per_cycle");
+        if (!(t.mac_per_cycle >= 0 && std::isfinite(t.mac_per_cycle)))
+            tuning_error(path, e["mac_per_cycle"], "mac_per_cycle: expects a non-negative number");
+        // Two entries of one key: a rewrite would keep one of them.
+        const auto [first, inserted] = lines.emplace(
+            std::tuple(t.platform, t.cores, t.tcdm_size, t.layer, t.step, t.shape), e.Mark().line + 1);
+        if (!inserted)
+            tuning_error(
+                path, e,
+                fmt::format("{} {} {} on {} ({} cores, tcdm_size {}) is tuned twice (first on line {})",
+                            t.layer, t.step, t.shape, printable(t.platform), t.cores, t.tcdm_size,
+                            first->second));
         out.push_back(std::move(t));
     }
     return out;
 }
 
-void record_tuning(const std::string& path, const std::vector<TuningEntry>& entries) {
-    std::vector<TuningEntry> all = load_tuning(path);
+void record_tuning(const std::string& path, const std::vector<TuningEntry>& entries,
+                   const KernelLookup& kernels) {
+    std::vector<TuningEntry> all = load_tuning(path, kernels);
     for (const TuningEntry& e : entries) {
         auto it = std::find_if(all.begin(), all.end(), [&](const TuningEntry& o) { return o.same_key(e); });
         if (it != all.end())

@@ -3,7 +3,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -43,6 +45,19 @@ StepMeasure measure_step(const std::string& layer, const std::string& step, cons
                          bool fp16 = false);
 // The layers measure_step() knows, for messages.
 inline constexpr const char* kTunableLayers = "linear, pointwise, depthwise or conv2d";
+
+// The comparison program of a layer's steps (a file name in the build's kernels/ folder) and the kernel
+// tables it measures, one perf region per entry: each entry of `entry_bytes` bytes starts with the address
+// of the kernel's name (the *_variant_t structures of kernels/lib).
+struct KernelTable {
+    const char* symbol;
+    uint32_t entry_bytes;
+};
+struct CompareProgram {
+    std::string program;
+    std::vector<KernelTable> tables;
+};
+CompareProgram compare_program(const std::string& layer, bool fp16);
 
 // Whether a matmul reads A stored as [K][M] and B stored as [N][K].
 struct MatmulLayout {
@@ -133,9 +148,21 @@ struct TuningEntry {
                step == o.step && shape == o.shape;
     }
 };
-// Reads a tuning file; a missing file is an empty one. One-line errors naming file and line.
-std::vector<TuningEntry> load_tuning(const std::string& path);
+// The kernels a tuning entry may name, as the program that measures them declares them: for a layer as a
+// tuning file spells it ("linear", "linear-fp16", ...) and whether the entry is tiled. Null: not checked
+// (the program is not at hand, or is not one whose kernels can be read).
+struct KernelNames {
+    std::string program; // for messages
+    std::set<std::string> names;
+};
+using KernelLookup = std::function<const KernelNames*(const std::string& layer, bool tiled)>;
+
+// Reads and checks a tuning file; a missing file is an empty one. Keys, layers, steps and shapes follow the
+// rules of autotune's options, and no two entries share a key (same_key). One-line errors naming file, line
+// and key.
+std::vector<TuningEntry> load_tuning(const std::string& path, const KernelLookup& kernels = {});
 // Adds the entries to the file (replacing those with the same key) and writes it all or nothing.
-void record_tuning(const std::string& path, const std::vector<TuningEntry>& entries);
+void record_tuning(const std::string& path, const std::vector<TuningEntry>& entries,
+                   const KernelLookup& kernels = {});
 
 } // namespace pulpsim::runs

@@ -9,11 +9,14 @@
 - pruning by the analytical estimate keeps the exhaustive minimum of that Linear FW and simulates fewer pairs;
 - a second tune of the same case simulates nothing and gives the same table;
 - the tuning file holds one entry per platform, layer, step and shape, replaced on a new tune;
-- impossible requests are one line and exit status 2, with no tuning file written.
+- impossible requests are one line and exit status 2, with no tuning file written;
+- a tuning file autotune would not write (unknown keys, a layer, step, shape or kernel its options and programs
+  do not know, two entries of one key) is one line naming file, line and key, exit status 2, the file untouched.
 """
 import argparse
 import json
 import os
+import re
 import sqlite3
 import subprocess
 import sys
@@ -136,11 +139,36 @@ def main():
         ("a depthwise step larger than the TCDM", ["--layer", "depthwise", "--shape", "64x64x64"], "only matmul steps"),
         ("an unknown step", ["--layer", "linear", "--step", "bw", "--shape", "8x8"], "'bw' is not fw, wg, ig or all"),
         ("a guard zone that is not whole words", ["--layer", "linear", "--shape", "8x8", "--guard", "6"], "--guard"),
+        ("a tiled depthwise step (no tiled program)", ["--layer", "depthwise", "--shape", "4x6x6", "--tiled"],
+         "--tiled"),
     ]:
         r = tune(*argv, tuning_file=bad_tuning)
         lines = r.stderr.strip().splitlines()
         check(r.returncode == 2 and len(lines) == 1 and word in lines[0] and not os.path.exists(bad_tuning),
               f"{name}: one line naming it, exit 2, no tuning file ({r.returncode}: {lines})")
+
+    # Tuning files it would not write: each is an entry autotune wrote above, with one thing changed.
+    written = next(l for l in open(tuning).read().splitlines() if "layer: pointwise, step: wg, shape: 12x10x9," in l)
+    kernel = re.search(r'kernel: "([^"]*)"', written).group(1)
+    other = written.replace(f'kernel: "{kernel}"', 'kernel: "mm"' if kernel != "mm" else 'kernel: "mm_u2"')
+    for name, body, line, word in [
+        ("an unknown key in an entry", [written.replace(", cycles:", ", colour: red, cycles:")], 2, "'colour'"),
+        ("an unknown top-level key", [written, "extra: 1"], 3, "'extra'"),
+        ("an unknown layer", [re.sub(r"layer: [\w-]+", "layer: lstm", written)], 2, "layer: 'lstm'"),
+        ("an unknown step", [re.sub(r"step: \w+", "step: zz", written)], 2, "step: 'zz'"),
+        ("a malformed shape", [re.sub(r"shape: [\w]+", "shape: banana", written)], 2, "shape: 'banana'"),
+        ("a shape of another layer's form", [re.sub(r"shape: [\w]+", "shape: 12x10", written)], 2, "shape 12x10"),
+        ("an unknown kernel", [written.replace(f'kernel: "{kernel}"', 'kernel: "nokernel"')], 2, "kernel: 'nokernel'"),
+        ("two entries of one key", [written, other], 3, "tuned twice (first on line 2)"),
+    ]:
+        path = os.path.join(w, "bad-tuning.yaml")
+        text = "tunings:\n" + "\n".join(body) + "\n"
+        open(path, "w").write(text)
+        r = tune("--layer", "linear", "--step", "fw", "--shape", "8x8", tuning_file=path)
+        lines = r.stderr.strip().splitlines()
+        check(r.returncode == 2 and len(lines) == 1 and f"{path}:{line}: " in lines[0] and word in lines[0]
+              and open(path).read() == text,
+              f"tuning file with {name}: one line naming line {line} and {word}, exit 2, file untouched ({lines})")
     return check.exit_status()
 
 

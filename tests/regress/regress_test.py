@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Checks `pulpsim regress`: a kernel slowed by one instruction in its inner loop fails the gate with its
 numbers, a faster one is a stale baseline, --update changes exactly the affected lines and keeps comments,
-JUnit and markdown reports, failed entries, history and trend, and one-line errors for bad baselines.
+JUnit and markdown reports, failed entries (also under --update), cycle limits, history and trend, and one-line
+errors for bad baselines and for options of another mode.
 
 Baselines are written by `regress --init` from the unmodified kernel; the slowed kernel is the same source
 built with one extra `nop` per MAC (kernels/apps/matmul_fp32_parallel), so the expected direction of every
@@ -13,6 +14,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 import xml.etree.ElementTree as ET
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from checks import Checks, fresh_dir  # noqa: E402
@@ -124,7 +126,7 @@ def main():
     # Failed entries: a missing program and a program whose own check fails.
     broken = os.path.join(w, "broken.yaml")
     open(broken, "w").write(f"""entries:
-  - name: absent
+  - name: "absent|x"
     program: {os.path.join(w, "absent.elf")}
     regions:
       matmul: 100
@@ -133,11 +135,58 @@ def main():
     regions:
       conv_fw: 100
 """)
-    r = regress(broken, "--junit", junit)
+    r = regress(broken, "--junit", junit, "--markdown", md)
     rows = [line for line in r.stdout.splitlines() if line.startswith(("absent", "failing"))]
     check(r.returncode == 1 and len(rows) == 2 and all(line.split()[1] == "failed:" or " failed: " in line for line in rows)
           and "absent.elf" in rows[0] and "zero dimension" in rows[1],
           f"a missing and a failing program are failed entries with their one-line errors ({rows})")
+    errors = {e.get("message", ""): e.text or "" for e in ET.parse(junit).getroot().iter("error")}
+    suite = ET.parse(junit).getroot().find("testsuite")
+    check(len(errors) == 2 and suite.get("errors") == "2" and
+          all(any(word in m and word in body for m, body in errors.items())
+              for word in ["absent.elf", "zero dimension"]),
+          f"JUnit: each failed entry is an <error> carrying its one-line error ({list(errors)})")
+    md_rows = [line for line in open(md).read().splitlines() if line.startswith(("| absent", "| failing"))]
+    check(len(md_rows) == 2 and md_rows[0].startswith("| absent\\|x |") and "failed: program" in md_rows[0]
+          and "absent.elf" in md_rows[0] and "zero dimension" in md_rows[1] and "| 0 |" not in "".join(md_rows)
+          and all(len(re.split(r"(?<!\\)\|", row)) == 9 for row in md_rows),
+          f"markdown: failed rows carry the error, a '|' in a name is escaped, no made-up zeros ({md_rows})")
+
+    # --update with a failed entry: the others are updated, the failed one is named, exit status 1.
+    partial = os.path.join(w, "partial.yaml")
+    shutil.copy(slowed, prog)
+    lines = text.splitlines(keepends=True)
+    open(partial, "w").write("".join(lines) + f"""  - name: gone
+    program: {os.path.join(w, "gone.elf")}
+    regions:
+      matmul: 100
+""")
+    r = regress(partial, "--update")
+    after = open(partial).read()
+    now_cycles = int(re.search(r"matmul: \{cycles: (\d+)", after).group(1))
+    check(r.returncode == 1 and "gone" in r.stderr.splitlines()[-1] and now_cycles != baseline_cycles
+          and "      matmul: 100\n" in after,
+          f"--update with a failed entry updates the others ({baseline_cycles} -> {now_cycles}), keeps the failed "
+          f"one and exits 1 ({r.stderr.strip().splitlines()[-1:]})")
+    shutil.copy(normal, prog)
+
+    # Cycle limits: --max-cycles, and max_cycles: in the file (per file and per entry); the option wins.
+    limit = baseline_cycles // 2
+    r = regress(base, "--max-cycles", str(limit))
+    rows = [line for line in r.stdout.splitlines() if line.startswith(("mm ", "fp16 "))]
+    check(r.returncode == 1 and len(rows) == 2 and all(f"--max-cycles {limit}" in line for line in rows),
+          f"--max-cycles {limit} stops every entry as failed ({rows})")
+    limited = os.path.join(w, "limited.yaml")
+    open(limited, "w").write(text.replace("entries:\n", f"max_cycles: {limit}\nentries:\n", 1)
+                             .replace("  - name: mm\n", f"  - name: mm\n    max_cycles: {baseline_cycles * 10}\n", 1))
+    r = regress(limited)
+    mm_rows = [line for line in r.stdout.splitlines() if line.startswith("mm ")]
+    fp16_rows = [line for line in r.stdout.splitlines() if line.startswith("fp16 ")]
+    check(r.returncode == 1 and fp16_rows and all(f"--max-cycles {limit}" in line for line in fp16_rows)
+          and mm_rows and all(line.endswith(" ok") for line in mm_rows),
+          f"max_cycles: in the file limits its entries, an entry's own max_cycles: wins ({fp16_rows}, {mm_rows})")
+    r = regress(limited, "--max-cycles", str(baseline_cycles * 1000))
+    check(r.returncode == 0, "--max-cycles overrides the file's max_cycles:")
 
     # History and trend.
     hist = os.path.join(w, "history.db")
@@ -150,6 +199,39 @@ def main():
     check(r.returncode == 0 and len(lines) == 2 and int(lines[0].split()[-1]) == baseline_cycles
           and int(lines[1].split()[-1]) > baseline_cycles, f"--trend lists the region's cycles per recorded run ({lines})")
     check(os.path.exists(png) and open(png, "rb").read(4) == b"\x89PNG", "--trend --plot draws the trend")
+    for plot, word in [(os.path.join(w, "trend.bmp"), "must end in .png, .svg or .pdf"),
+                       (os.path.join(w, "nodir", "trend.png"), "no folder")]:
+        r = regress("--trend", "--history", hist, "--plot", plot)
+        err = r.stderr.strip().splitlines()
+        check(r.returncode == 2 and len(err) == 1 and f"--plot {plot}" in err[0] and word in err[0] and not r.stdout
+              and not os.path.exists(plot),
+              f"--trend --plot {os.path.basename(plot)}: one line before anything runs ({err})")
+    # The script itself (run by a Python with matplotlib, as pulpsim runs it): one line, no traceback, for
+    # what it can tell before drawing.
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "plot_trend.py")
+    python = next((p for p in [sys.executable, "/usr/bin/python3"] if shutil.which(p) and subprocess.run(
+        [p, "-c", "import matplotlib"], capture_output=True).returncode == 0), sys.executable)
+    for out, history, word in [(os.path.join(w, "trend.bmp"), hist, "must end in one of"),
+                               (os.path.join(w, "nodir", "t.png"), hist, "no folder"),
+                               (png, os.path.join(w, "no-history.db"), "cannot read the history")]:
+        r = subprocess.run([python, script, "--history", history, "--out", out], capture_output=True, text=True)
+        err = r.stderr.strip().splitlines()
+        check(r.returncode != 0 and len(err) == 1 and err[0].startswith("plot_trend: ") and word in err[0],
+              f"plot_trend.py --out {os.path.basename(out)} --history {os.path.basename(history)}: one line "
+              f"saying '{word}' ({err})")
+
+    # Options of another mode are refused, not ignored.
+    for argv, word in [([base, "--platform", "p.yaml"], "--platform needs --init"),
+                       ([base, "--entry", "mm"], "--entry needs --trend"),
+                       ([base, "--region", "matmul"], "--region needs --trend"),
+                       ([base, "--plot", png], "--plot needs --trend"),
+                       (["--trend", "--history", hist, "--update"], "--update does not go with --trend"),
+                       (["--trend", "--history", hist, base], "reads the history"),
+                       (["--init", os.path.join(w, "init.yaml"), "--junit", junit, prog],
+                        "--junit does not go with --init")]:
+        r = regress(*argv)
+        err = r.stderr.strip().splitlines()
+        check(r.returncode == 2 and len(err) == 1 and word in err[0], f"regress {' '.join(argv[1:])}: refused ({err})")
 
     # Bad baseline files: one line naming file, line and key; exit 2.
     for name, body, line, word in [
@@ -161,13 +243,27 @@ def main():
         # YAML would keep one of the two silently, and --update would edit the other.
         ("twice", "entries:\n  - name: a\n    program: x.elf\n    regions:\n      r: 5\n      s: 6\n      r: 7\n", 7,
          "'r' given twice (first on line 5)"),
+        # Gates that check nothing would pass whatever the programs do.
+        ("noregions", "entries:\n  - name: a\n    program: x.elf\n    regions: {}\n", 4, "no regions"),
+        ("noentries", "tolerance: 0\nentries: []\n", 2, "entries is empty"),
+        # Counts go into signed 64-bit deltas and history.
+        ("huge", "entries:\n  - name: a\n    program: x.elf\n    regions:\n"
+         "      r: {cycles: 18446744073709551615}\n", 5, "at most 9223372036854775807"),
+        ("maxcycles", "max_cycles: 0\nentries:\n  - name: a\n    program: x.elf\n    regions: {r: 1}\n", 1,
+         "max_cycles expects a positive integer"),
+        # Nine levels of aliases of ten aliases each: refused from the text, not expanded.
+        ("aliases", 'a: &a ["x","x","x","x","x","x","x","x","x","x"]\n' +
+         "".join(f"{chr(98 + i)}: &{chr(98 + i)} [{','.join(['*' + chr(97 + i)] * 10)}]\n" for i in range(8)) +
+         "entries: []\n", 2, "alias"),
     ]:
         path = os.path.join(w, f"bad-{name}.yaml")
         open(path, "w").write(body)
+        start = time.monotonic()
         r = regress(path)
+        took = time.monotonic() - start
         err = r.stderr.strip().splitlines()
-        check(r.returncode == 2 and len(err) == 1 and f"{path}:{line}" in err[0] and word in err[0],
-              f"bad baseline '{name}': one line naming {path}:{line} and '{word}' ({err})")
+        check(r.returncode == 2 and len(err) == 1 and f"{path}:{line}" in err[0] and word in err[0] and took < 5,
+              f"bad baseline '{name}': one line naming {path}:{line} and '{word}', in {took:.2f} s ({err})")
     return check.exit_status()
 
 
