@@ -21,7 +21,12 @@ import sys
 import matplotlib
 
 matplotlib.use("Agg")
+# Titles, region and program names are the user's text, drawn as written: "$" is a dollar, not mathtext.
+if "text.parse_math" in matplotlib.rcParams:  # matplotlib >= 3.5
+    matplotlib.rcParams["text.parse_math"] = False
 import matplotlib.pyplot as plt  # noqa: E402
+
+REFUSED = 3  # exit status when a plot was refused; its one-line reason is on stderr
 
 HIGHER_IS_BETTER = {"mac_per_cycle", "fpu_utilisation", "dma_overlap", "dma_utilisation",
                     "dma_bandwidth_utilisation"}
@@ -240,13 +245,42 @@ def draw_bars(plot, rows):
     return fig
 
 
+def mixed_points(plot, rows, axes):
+    """Two stored points that would be drawn as one (same value of every key the plot places), as a
+    one-line reason, or None. The sweep file's check leaves only programs that share a region name."""
+    placed = [k for k in (plot["x"], plot.get("y"), plot.get("series"), *plot.get("facets", [])) if k]
+    seen = {}
+    for r in rows:
+        cell = tuple(r[column(k)] for k in placed)
+        other = seen.setdefault(cell, r)
+        if other["point_id"] != r["point_id"]:
+            differ = [k for k in axes if other[column(k)] != r[column(k)]]
+            key = differ[0] if differ else "program"
+            where = "x:, y: or facets:" if plot["kind"] == "heatmap" else "x:, series: or facets:"
+            return (f"the points {key} = {value_text(key, other[column(key)])} and {key} = "
+                    f"{value_text(key, r[column(key)])} (region {r['region']}) would be drawn as one; "
+                    f"add {key} to {where}")
+    return None
+
+
+def one_line(text):
+    return " ".join(str(text).split())
+
+
 def save(fig, path_base):
-    for ext in ("png", "svg"):
-        final = f"{path_base}.{ext}"
-        tmp = f"{path_base}.tmp.{ext}"
-        fig.savefig(tmp, dpi=130, bbox_inches="tight")
-        os.replace(tmp, final)
-        print(final)
+    """Both files or neither: each is drawn to a temporary name first."""
+    tmps = {ext: f"{path_base}.tmp.{ext}" for ext in ("png", "svg")}
+    try:
+        for tmp in tmps.values():
+            fig.savefig(tmp, dpi=130, bbox_inches="tight")
+    except BaseException:
+        for tmp in tmps.values():
+            if os.path.exists(tmp):
+                os.remove(tmp)
+        raise
+    for ext, tmp in tmps.items():
+        os.replace(tmp, f"{path_base}.{ext}")
+        print(f"{path_base}.{ext}")
 
 
 def main():
@@ -261,7 +295,9 @@ def main():
         sys.exit(f"plot_sweep: {args.db}: no such database")
     os.makedirs(args.out, exist_ok=True)
     draw = {"line": draw_line, "heatmap": draw_heatmap, "bars": draw_bars}
+    refused = False
     for plot in spec["plots"]:
+        where = f"{spec.get('path', args.sweep)}:{plot.get('line', 0)}: plot '{plot['file']}'"
         plot["zip_groups"] = spec["zip_groups"]
         # "region" may be laid out like an axis (x, series, facets); otherwise a plot shows one region.
         if "region" in (plot["x"], plot.get("series"), *plot.get("facets", [])):
@@ -275,12 +311,25 @@ def main():
         if not rows:
             print(f"plot_sweep: {plot['file']}: no stored results for region {region!r} yet", file=sys.stderr)
             continue
-        fig = draw[plot["kind"]](plot, rows)
-        title = plot.get("title") or f"{args.sweep}: {label(plot['value'])} of {region}"
-        fig.suptitle(title, fontsize=11, y=1.03)
-        save(fig, os.path.join(args.out, plot["file"]))
-        plt.close(fig)
-    return 0
+        mixed = mixed_points(plot, rows, spec["axes"])
+        if mixed:
+            print(f"plot_sweep: {where}: {mixed}", file=sys.stderr)
+            refused = True
+            continue
+        # One plot's failure is one line and does not stop the others.
+        fig = None
+        try:
+            fig = draw[plot["kind"]](plot, rows)
+            title = plot.get("title") or f"{args.sweep}: {label(plot['value'])} of {region}"
+            fig.suptitle(title, fontsize=11, y=1.03)
+            save(fig, os.path.join(args.out, plot["file"]))
+        except Exception as e:  # noqa: BLE001
+            print(f"plot_sweep: {where}: cannot draw it: {one_line(e) or type(e).__name__}", file=sys.stderr)
+            refused = True
+        finally:
+            if fig is not None:
+                plt.close(fig)
+    return REFUSED if refused else 0
 
 
 if __name__ == "__main__":

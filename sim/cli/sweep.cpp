@@ -1,7 +1,9 @@
 // pulpsim sweep: run the design points of a sweep file (locally in parallel, or on Slurm), keep them in
 // the results database, and show them as tables, exports and plots.
 #include <boost/program_options.hpp>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fmt/format.h>
 #include <iostream>
@@ -34,8 +36,12 @@ std::string plot_script() {
     return PULPSIM_SCRIPTS_DIR "/plot_sweep.py";
 }
 
-// Draws the spec's plots from the database with matplotlib (the script prints the files it wrote).
-void draw_plots(const runs::SweepSpec& spec, const std::string& db, const std::string& out_dir) {
+// The plot script's exit status for a plot it refused: it said why in one line.
+constexpr int kPlotRefused = 3;
+
+// Draws the spec's plots from the database with matplotlib (the script prints the files it wrote). False
+// when the script refused a plot (its one-line reason is on stderr) and drew the others.
+bool draw_plots(const runs::SweepSpec& spec, const std::string& db, const std::string& out_dir) {
     const std::string script = plot_script();
     if (!fs::is_regular_file(script)) throw UsageError(fmt::format("{}: plot script not found", script));
     nlohmann::json plots;
@@ -56,11 +62,28 @@ void draw_plots(const runs::SweepSpec& spec, const std::string& db, const std::s
                                   {"region", p.region},
                                   {"baseline", p.baseline},
                                   {"file", p.file},
-                                  {"title", p.title}});
-    if (run_python_script(script,
-                          {"--db", db, "--sweep", spec.name, "--plots", plots.dump(), "--out", out_dir}) != 0)
+                                  {"title", p.title},
+                                  {"line", p.line}});
+    plots["path"] = spec.path;
+    const int code = run_python_script(
+        script, {"--db", db, "--sweep", spec.name, "--plots", plots.dump(), "--out", out_dir});
+    if (code == kPlotRefused) return false;
+    if (code != 0)
         throw std::runtime_error(fmt::format("plots of {} failed ({} {}; needs python3-matplotlib)",
                                              spec.name, PULPSIM_PLOT_PYTHON, script));
+    return true;
+}
+
+// A folder the plots can be written to, made now so that a bad --out is refused before anything runs.
+void make_plot_folder(const std::string& dir) {
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec || !fs::is_directory(dir))
+        throw UsageError(fmt::format("--out {}: cannot make the plot folder: {}", dir,
+                                     ec ? ec.message() : "not a folder"));
+    if (access(dir.c_str(), W_OK | X_OK) != 0)
+        throw UsageError(
+            fmt::format("--out {}: cannot write into the plot folder: {}", dir, std::strerror(errno)));
 }
 
 } // namespace
@@ -139,17 +162,49 @@ int command_sweep(const std::vector<std::string>& args) {
     if (!export_format.empty() && export_format != "csv" && export_format != "json")
         throw UsageError(fmt::format("--export: '{}' is not csv or json", export_format));
     if (!output.empty() && export_format.empty()) throw UsageError("--output goes with --export");
+    for (const char* o : {"partition", "time-limit", "array-throttle", "max-tasks", "cpus-per-task",
+                          "slurm-dir", "wait", "collect"})
+        if (vm.count(o) && backend != "slurm")
+            throw UsageError(fmt::format("--{} goes with --backend slurm", o));
+    // --export and --no-run only read the database.
+    const bool run = export_format.empty() && !vm.count("no-run");
+    const std::string reader = export_format.empty() ? "--no-run" : "--export";
+    for (const char* o : {"retry-failed", "collect", "wait"})
+        if (vm.count(o) && !run)
+            throw UsageError(fmt::format("--{} does not go with {}, which simulates nothing", o, reader));
+    if (vm.count("out") && !export_format.empty())
+        throw UsageError("--out does not go with --export, which draws no plots");
 
     const runs::SweepSpec spec = runs::load_sweep_spec(spec_path);
     const std::vector<runs::DesignPoint> points = runs::expand_points(spec, version);
     if (out_dir.empty()) out_dir = (fs::path(db).parent_path() / spec.name).string();
     if (slurm.dir.empty()) slurm.dir = db + ".slurm/" + spec.name;
     slurm.wait = vm.count("wait") > 0;
+    std::error_code ec;
+    // A mistyped --db must not become a new, empty database.
+    if (!run && !fs::exists(db, ec))
+        throw UsageError(
+            fmt::format("--db {}: no such database ({} only reads one; run the sweep first)", db, reader));
+    if (!output.empty() && output != "-") {
+        std::vector<std::pair<std::string, std::string>> inputs = {
+            {db, "the results database"},
+            {db + "-wal", "the results database's log"},
+            {db + "-journal", "the results database's log"},
+            {spec.path, "the sweep file"}};
+        if (!spec.platform_file.empty()) inputs.emplace_back(spec.platform_file, "the platform file");
+        for (const auto& p : spec.programs)
+            inputs.emplace_back(p, "a program of the sweep");
+        for (const auto& [path, what] : inputs)
+            if (fs::equivalent(output, path, ec))
+                throw UsageError(
+                    fmt::format("--output {}: is {} ({}); export to another file", output, what, path));
+    }
+    const bool draws = export_format.empty() && !spec.plots.empty() && !vm.count("no-plots");
+    if (draws) make_plot_folder(out_dir);
     if (const fs::path parent = fs::path(db).parent_path(); !parent.empty()) fs::create_directories(parent);
     runs::ResultsStore store(db);
     store.record_sweep(spec, points);
 
-    const bool run = export_format.empty() && !vm.count("no-run");
     int status = 0;
     if (run) {
         std::vector<std::string> ids;
@@ -244,6 +299,9 @@ int command_sweep(const std::vector<std::string>& args) {
             }
         }
     if (failed || stored < points.size()) status = kExitSomeFailed;
+    // Regions are known once points ran: a misspelt one is refused rather than shown as an empty table.
+    if (const std::string unknown = runs::unknown_regions(spec, points, results); !unknown.empty())
+        throw UsageError(unknown);
 
     if (!export_format.empty()) {
         const std::string text = runs::export_results(spec, points, results, export_format);
@@ -254,13 +312,10 @@ int command_sweep(const std::vector<std::string>& args) {
         return 0;
     }
     if (!vm.count("quiet")) std::cout << runs::markdown_tables(spec, points, results);
-    if (!spec.plots.empty() && !vm.count("no-plots") && stored > 0) {
-        fs::create_directories(out_dir);
-        draw_plots(spec, db, out_dir);
-    }
+    const bool plots_drawn = !draws || stored == 0 || draw_plots(spec, db, out_dir);
     std::fprintf(stderr, "sweep %s: %zu of %zu points stored, %zu failed (%s)\n", spec.name.c_str(), stored,
                  points.size(), failed, db.c_str());
-    return status;
+    return plots_drawn ? status : kExitUsage;
 }
 
 } // namespace pulpsim::cli

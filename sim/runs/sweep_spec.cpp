@@ -131,6 +131,131 @@ bool same_value(const std::string& a, const std::string& b) {
     return x && y && *x == *y;
 }
 
+// One spelling per value as same_value() sees it, for sets and maps of values.
+std::string value_key(const std::string& v) {
+    const auto n = parse_size(v);
+    return n ? std::to_string(*n) : v;
+}
+
+// A few values of a list, for messages.
+std::string some_values(const std::vector<std::string>& values) {
+    std::string out;
+    for (size_t i = 0; i < values.size() && i < 8; ++i)
+        out += (i ? ", " : "") + shown(values[i]);
+    return values.size() > 8 ? out + ", ..." : out;
+}
+
+// A count such as max_cycles: what parse_size() reads, or a decimal in scientific notation ("1e9",
+// "1.5e9") whose value is a whole number. Written out exactly: no rounding through a double.
+std::optional<uint64_t> parse_count(const std::string& text) {
+    if (const auto v = parse_size(text)) return v;
+    const size_t e = text.find_first_of("eE");
+    const std::string mantissa = text.substr(0, e);
+    const std::string exponent = e == std::string::npos ? "0" : text.substr(e + 1);
+    const size_t dot = mantissa.find('.');
+    std::string digits = mantissa.substr(0, dot);
+    const std::string fraction = dot == std::string::npos ? "" : mantissa.substr(dot + 1);
+    const std::string_view exp_digits =
+        !exponent.empty() && exponent[0] == '+' ? std::string_view(exponent).substr(1) : exponent;
+    auto all_digits = [](std::string_view t) {
+        return std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; });
+    };
+    if (digits.empty() || !all_digits(digits) || !all_digits(fraction) || exp_digits.empty() ||
+        exp_digits.size() > 4 || !all_digits(exp_digits))
+        return std::nullopt;
+    digits += fraction;
+    long shift = std::stol(std::string(exp_digits)) - static_cast<long>(fraction.size());
+    while (shift < 0 && digits.size() > 1 && digits.back() == '0') {
+        digits.pop_back();
+        ++shift;
+    }
+    if (shift < 0) return std::nullopt; // a fraction of a cycle
+    uint64_t v = 0;
+    for (char c : digits) {
+        if (v > (UINT64_MAX - 9) / 10) return std::nullopt;
+        v = v * 10 + static_cast<uint64_t>(c - '0');
+    }
+    for (long i = 0; i < shift && v != 0; ++i) {
+        if (v > UINT64_MAX / 10) return std::nullopt;
+        v *= 10;
+    }
+    return v;
+}
+
+// Points are combinations of one value of each dimension: the program list, each grid axis (not in a
+// zip group), each zip group. A value of a dimension is a list of (key, value) assignments.
+using Assignment = std::vector<std::pair<std::string, std::string>>;
+
+std::vector<std::vector<Assignment>> dimensions(const SweepSpec& spec) {
+    std::vector<std::vector<Assignment>> dims;
+    {
+        std::vector<Assignment> programs;
+        for (const auto& p : spec.programs)
+            programs.push_back({{"program", p}});
+        dims.push_back(std::move(programs));
+    }
+    auto in_zip = [&](const std::string& key) {
+        return std::any_of(spec.zip_groups.begin(), spec.zip_groups.end(),
+                           [&](const auto& g) { return std::find(g.begin(), g.end(), key) != g.end(); });
+    };
+    for (const auto& a : spec.axes)
+        if (!in_zip(a.key)) {
+            std::vector<Assignment> values;
+            for (const auto& v : a.values)
+                values.push_back({{a.key, v}});
+            dims.push_back(std::move(values));
+        }
+    for (const auto& group : spec.zip_groups) {
+        std::vector<const Axis*> members;
+        for (const auto& key : group)
+            members.push_back(&*std::find_if(spec.axes.begin(), spec.axes.end(),
+                                             [&](const Axis& a) { return a.key == key; }));
+        std::vector<Assignment> values(members.front()->values.size());
+        for (size_t i = 0; i < values.size(); ++i)
+            for (const Axis* m : members)
+                values[i].emplace_back(m->key, m->values[i]);
+        dims.push_back(std::move(values));
+    }
+    return dims;
+}
+
+// The number of combinations, saturating at UINT64_MAX.
+uint64_t combination_count(const std::vector<std::vector<Assignment>>& dims) {
+    uint64_t n = 1;
+    for (const auto& d : dims)
+        n = d.size() != 0 && n > UINT64_MAX / d.size() ? UINT64_MAX : n * d.size();
+    return n;
+}
+
+// Calls f with every combination in order, the last dimension fastest.
+template <class F> void for_each_combination(const std::vector<std::vector<Assignment>>& dims, F&& f) {
+    std::vector<size_t> index(dims.size(), 0);
+    Assignment assignment;
+    while (true) {
+        assignment.clear();
+        for (size_t d = 0; d < dims.size(); ++d)
+            for (const auto& kv : dims[d][index[d]])
+                assignment.push_back(kv);
+        f(assignment);
+        size_t d = dims.size();
+        bool carry = true;
+        while (carry && d > 0) {
+            --d;
+            carry = ++index[d] == dims[d].size();
+            if (carry) index[d] = 0;
+        }
+        if (carry) return;
+    }
+}
+
+bool matches(const Assignment& assignment, const std::map<std::string, std::string>& match) {
+    return std::all_of(match.begin(), match.end(), [&](const auto& kv) {
+        return std::any_of(assignment.begin(), assignment.end(), [&](const auto& a) {
+            return a.first == kv.first && same_value(a.second, kv.second);
+        });
+    });
+}
+
 } // namespace
 
 const std::vector<std::string>& region_metrics() {
@@ -193,8 +318,13 @@ SweepSpec load_sweep_spec(const std::string& path) {
         } catch (const std::exception& e) {
             r.fail_at(at, fmt::format("program: {}", e.what()));
         }
-        if (std::count(spec.programs.begin(), spec.programs.end(), p) > 1)
-            r.fail_at(at, fmt::format("program '{}' is listed twice", shown(p)));
+        // Two spellings of one file would be one program shown twice.
+        for (size_t j = 0; j < i; ++j)
+            if (spec.programs[j] == p || std::filesystem::equivalent(spec.programs[j], p, ec))
+                r.fail_at(at, fmt::format("program '{}' is listed twice{}", shown(p),
+                                          spec.programs[j] == p
+                                              ? ""
+                                              : fmt::format(" (as '{}')", shown(spec.programs[j]))));
     }
 
     PlatformConfig base;
@@ -229,7 +359,9 @@ SweepSpec load_sweep_spec(const std::string& path) {
             spec.fixed.emplace_back(key, r.scalar(entry.second, fmt::format("set: key '{}'", key)));
         }
     }
-    auto read_axis = [&](const YAML::Node& key_node, const YAML::Node& values, const std::string& section) {
+    // A zipped key may repeat a value (its partners tell the points apart); a grid key may not.
+    auto read_axis = [&](const YAML::Node& key_node, const YAML::Node& values, const std::string& section,
+                         bool unique) {
         Axis axis;
         axis.key = claim_key(key_node, section);
         axis.line = line_of(key_node);
@@ -239,12 +371,12 @@ SweepSpec load_sweep_spec(const std::string& path) {
                                           values.IsScalar() ? " (a single value belongs in set:)" : ""));
         if (values.size() == 0)
             r.fail_at(key_node, fmt::format("{}: key '{}' is an empty axis", section, axis.key));
+        std::set<std::string> seen;
         for (const auto& v : values) {
             const std::string text = r.scalar(v, fmt::format("{}: key '{}'", section, axis.key));
-            for (const auto& seen : axis.values)
-                if (same_value(seen, text))
-                    r.fail_at(v, fmt::format("{}: key '{}' lists the value '{}' twice", section, axis.key,
-                                             shown(text)));
+            if (!seen.insert(value_key(text)).second && unique)
+                r.fail_at(v, fmt::format("{}: key '{}' lists the value '{}' twice", section, axis.key,
+                                         shown(text)));
             axis.values.push_back(text);
         }
         return axis;
@@ -253,7 +385,7 @@ SweepSpec load_sweep_spec(const std::string& path) {
         if (!grid.IsMap())
             r.fail_at(grid, fmt::format("grid expects `key: [values]` lines, got {}", node_kind(grid)));
         for (const auto& entry : grid)
-            spec.axes.push_back(read_axis(entry.first, entry.second, "grid"));
+            spec.axes.push_back(read_axis(entry.first, entry.second, "grid", true));
     }
     if (const YAML::Node zip = root["zip"]) {
         std::vector<YAML::Node> groups;
@@ -271,8 +403,10 @@ SweepSpec load_sweep_spec(const std::string& path) {
                           "a zip group expects `key: [values]` lines whose lists have the same length");
             std::vector<std::string> keys;
             size_t length = 0;
+            YAML::Node first_values;
             for (const auto& entry : group) {
-                Axis axis = read_axis(entry.first, entry.second, "zip");
+                Axis axis = read_axis(entry.first, entry.second, "zip", false);
+                if (keys.empty()) first_values = entry.second;
                 if (!keys.empty() && axis.values.size() != length)
                     r.fail_at(entry.first,
                               fmt::format("zip: key '{}' has {} values but '{}' has {}: keys that "
@@ -281,6 +415,24 @@ SweepSpec load_sweep_spec(const std::string& path) {
                 length = axis.values.size();
                 keys.push_back(axis.key);
                 spec.axes.push_back(std::move(axis));
+            }
+            // Only a repeated combination is the same point twice.
+            const auto members = spec.axes.end() - static_cast<std::ptrdiff_t>(keys.size());
+            std::map<std::vector<std::string>, size_t> rows;
+            for (size_t i = 0; i < length; ++i) {
+                std::vector<std::string> row;
+                for (auto a = members; a != spec.axes.end(); ++a)
+                    row.push_back(value_key(a->values[i]));
+                if (const auto [it, fresh] = rows.emplace(std::move(row), i); !fresh) {
+                    std::string values;
+                    for (auto a = members; a != spec.axes.end(); ++a)
+                        values +=
+                            fmt::format("{}{}={}", values.empty() ? "" : ", ", a->key, shown(a->values[i]));
+                    r.fail_at(first_values[i],
+                              fmt::format("zip: the combination {} is listed twice (entries {} "
+                                          "and {})",
+                                          values, it->second + 1, i + 1));
+                }
             }
             spec.zip_groups.push_back(std::move(keys));
         }
@@ -309,19 +461,77 @@ SweepSpec load_sweep_spec(const std::string& path) {
                 if (!is_axis(key))
                     r.fail_at(entry.first, fmt::format("exclude: '{}' is not a swept key{}", shown(key),
                                                        suggestion(key, axis_names)));
-                match[key] = r.scalar(entry.second, fmt::format("exclude: key '{}'", key));
+                if (match.count(key))
+                    r.fail_at(entry.first, fmt::format("exclude: key '{}' given twice", key));
+                const std::string value = r.scalar(entry.second, fmt::format("exclude: key '{}'", key));
+                // A value the sweep never takes would exclude nothing, silently: a typo ("256KB") or a
+                // value dropped from the grid. Keep the axis's spelling so that matching is exact.
+                const std::vector<std::string>& taken =
+                    key == "program" ? spec.programs
+                                     : std::find_if(spec.axes.begin(), spec.axes.end(), [&](const Axis& a) {
+                                           return a.key == key;
+                                       })->values;
+                const auto same = std::find_if(taken.begin(), taken.end(), [&](const std::string& t) {
+                    return key == "program" ? t == value || std::filesystem::equivalent(t, value, ec)
+                                            : same_value(t, value);
+                });
+                if (same == taken.end())
+                    r.fail_at(entry.second,
+                              fmt::format("exclude: key '{}' never takes the value '{}' in this "
+                                          "sweep (it takes {})",
+                                          key, shown(value), some_values(taken)));
+                match[key] = *same;
             }
             spec.excludes.push_back(std::move(match));
+            spec.exclude_lines.push_back(line_of(item));
         }
     }
 
+    // The size of the sweep before anything is expanded or resolved.
+    {
+        const auto dims = dimensions(spec);
+        const uint64_t total = combination_count(dims);
+        const YAML::Node where = root["grid"] ? root["grid"] : root["zip"] ? root["zip"] : program_node;
+        if (total > kMaxSweepPoints)
+            r.fail_at(where,
+                      fmt::format("the sweep has {} points (programs x grid x zip), more than the {} "
+                                  "one sweep file may have: split it into several files (e.g. one "
+                                  "per program or per value of the first grid key)",
+                                  total == UINT64_MAX ? std::string("over 2^64") : std::to_string(total),
+                                  kMaxSweepPoints));
+        std::vector<size_t> hits(spec.excludes.size(), 0);
+        uint64_t left = 0;
+        for_each_combination(dims, [&](const Assignment& a) {
+            bool excluded = false;
+            for (size_t i = 0; i < spec.excludes.size(); ++i)
+                if (matches(a, spec.excludes[i])) {
+                    ++hits[i];
+                    excluded = true;
+                }
+            left += excluded ? 0 : 1;
+        });
+        for (size_t i = 0; i < hits.size(); ++i)
+            if (hits[i] == 0)
+                r.fail_at(spec.exclude_lines[i],
+                          "exclude: no point of the sweep has all these values (keys of "
+                          "one zip group vary together)");
+        if (left == 0)
+            r.fail_at(spec.exclude_lines.back(),
+                      fmt::format("exclude: leaves none of the sweep's {} points to run", total));
+    }
+
     if (const YAML::Node mc = root["max_cycles"]) {
-        const auto v = parse_size(r.scalar(mc, "max_cycles"));
+        const auto v = parse_count(r.scalar(mc, "max_cycles"));
         if (!v || *v == 0)
-            r.fail_at(mc, fmt::format("max_cycles expects a positive integer, got '{}'", shown(mc.Scalar())));
+            r.fail_at(mc, fmt::format("max_cycles expects a positive whole number (1000000000, 1e9, 1.5e9), "
+                                      "got '{}'",
+                                      shown(mc.Scalar())));
         spec.max_cycles = *v;
     }
-    if (const YAML::Node regions = root["regions"]) spec.regions = r.scalars(regions, "regions");
+    if (const YAML::Node regions = root["regions"]) {
+        spec.regions = r.scalars(regions, "regions");
+        spec.regions_line = line_of(regions);
+    }
 
     const auto& metrics = region_metrics();
     auto check_metric = [&](const YAML::Node& n, const std::string& what) {
@@ -348,6 +558,53 @@ SweepSpec load_sweep_spec(const std::string& path) {
         return out;
     };
 
+    // A table or plot has one cell or line point per value of the keys it places (roles: x, series, ...);
+    // a key the sweep varies that it does not place would put several points in one, silently. A zipped
+    // key is placed by its partners when they tell its values apart; the programs by the regions (each
+    // program names its own), where two programs sharing a region name are refused when drawn.
+    auto check_layout = [&](int line, const std::string& what,
+                            const std::vector<std::pair<std::string, std::string>>& roles,
+                            const std::string& where_to_put, bool region_placed) {
+        for (size_t i = 0; i < roles.size(); ++i)
+            for (size_t j = 0; j < i; ++j)
+                if (roles[i].second == roles[j].second)
+                    r.fail_at(line, roles[i].first == roles[j].first
+                                        ? fmt::format("{}: {}: lists '{}' twice", what, roles[i].first,
+                                                      roles[i].second)
+                                        : fmt::format("{}: '{}' is both {}: and {}:", what, roles[i].second,
+                                                      roles[j].first, roles[i].first));
+        auto placed = [&](const std::string& key) {
+            return std::any_of(roles.begin(), roles.end(), [&](const auto& kv) { return kv.second == key; });
+        };
+        auto unplaced = [&](const std::string& key) {
+            r.fail_at(line, fmt::format("{}: the swept key '{}' is in none of its {}, which would mix points "
+                                        "of different {} values; add it there (or sweep a single value)",
+                                        what, key, where_to_put, key));
+        };
+        if (spec.programs.size() > 1 && !placed("program") && !region_placed) unplaced("program");
+        for (const auto& a : spec.axes) {
+            if (placed(a.key)) continue;
+            const auto group =
+                std::find_if(spec.zip_groups.begin(), spec.zip_groups.end(),
+                             [&](const auto& g) { return std::find(g.begin(), g.end(), a.key) != g.end(); });
+            // The placed keys of its zip group (none for a grid key) must determine its value.
+            std::vector<const Axis*> partners;
+            if (group != spec.zip_groups.end())
+                for (const auto& b : spec.axes)
+                    if (b.key != a.key && placed(b.key) &&
+                        std::find(group->begin(), group->end(), b.key) != group->end())
+                        partners.push_back(&b);
+            std::map<std::vector<std::string>, std::string> value_of;
+            for (size_t i = 0; i < a.values.size(); ++i) {
+                std::vector<std::string> known;
+                for (const Axis* b : partners)
+                    known.push_back(value_key(b->values[i]));
+                const auto [it, fresh] = value_of.emplace(std::move(known), value_key(a.values[i]));
+                if (!fresh && it->second != value_key(a.values[i])) unplaced(a.key);
+            }
+        }
+    };
+
     spec.metrics = {"cycles", "mac_per_cycle", "dma_verdict"};
     if (const YAML::Node m = root["metrics"]) {
         spec.metrics.clear();
@@ -368,6 +625,15 @@ SweepSpec load_sweep_spec(const std::string& path) {
         if (t["columns"]) spec.table.columns = check_axis(t["columns"], "table columns");
         if (t["value"]) spec.table.value = check_metric(t["value"], "table value");
         if (t["facets"]) spec.table.facets = axis_list(t["facets"], "table facets");
+        std::vector<std::pair<std::string, std::string>> roles;
+        for (const auto& k : spec.table.rows)
+            roles.emplace_back("rows", k);
+        if (!spec.table.columns.empty()) roles.emplace_back("columns", spec.table.columns);
+        for (const auto& k : spec.table.facets)
+            roles.emplace_back("facets", k);
+        // Regions not placed become facets (one table per region).
+        spec.table.line = line_of(t);
+        check_layout(spec.table.line, "table", roles, "rows:, columns: or facets:", true);
     }
 
     if (const YAML::Node plots = root["plots"]) {
@@ -414,6 +680,43 @@ SweepSpec load_sweep_spec(const std::string& path) {
                 r.fail_at(p["file"], "plot file expects a file name without a folder (plots go to --out)");
             if (!files.insert(plot.file).second) r.fail_at(p, fmt::format("two plots write '{}'", plot.file));
             if (p["title"]) plot.title = r.scalar(p["title"], "plot title");
+            plot.line = line_of(p);
+            const std::string what = fmt::format("plot '{}'", plot.file);
+            if (plot.value == "dma_verdict")
+                r.fail_at(
+                    plot.kind != "heatmap" && p["y"] ? p["y"] : p["value"],
+                    fmt::format("{}: dma_verdict is a word (dma-bound, compute-bound), not a number to draw; "
+                                "show it in metrics: or a table",
+                                what));
+            // The baseline must be a point of the sweep, or every bar would be empty.
+            for (const auto& [key, value] : plot.baseline) {
+                if (key == "region") continue; // known once the points ran
+                const std::vector<std::string>& taken =
+                    key == "program" ? spec.programs
+                                     : std::find_if(spec.axes.begin(), spec.axes.end(), [&](const Axis& a) {
+                                           return a.key == key;
+                                       })->values;
+                const bool found = std::any_of(taken.begin(), taken.end(), [&](const std::string& t) {
+                    return key == "program" ? t == value || std::filesystem::equivalent(t, value, ec)
+                                            : same_value(t, value);
+                });
+                if (!found)
+                    r.fail_at(p["baseline"],
+                              fmt::format("{}: baseline {}: '{}' is not a value of the sweep (it "
+                                          "takes {})",
+                                          what, key, shown(value), some_values(taken)));
+            }
+            std::vector<std::pair<std::string, std::string>> roles = {{"x", plot.x}};
+            if (!plot.y.empty()) roles.emplace_back("y", plot.y);
+            if (!plot.series.empty()) roles.emplace_back("series", plot.series);
+            for (const auto& k : plot.facets)
+                roles.emplace_back("facets", k);
+            const std::string where_to_put =
+                plot.kind == "heatmap" ? "x:, y: or facets:" : "x:, series: or facets:";
+            const bool region_placed =
+                !plot.region.empty() ||
+                std::any_of(roles.begin(), roles.end(), [](const auto& kv) { return kv.second == "region"; });
+            check_layout(plot.line, what, roles, where_to_put, region_placed);
             spec.plots.push_back(std::move(plot));
         }
     }
@@ -426,38 +729,7 @@ std::vector<DesignPoint> expand_points(const SweepSpec& spec, const std::string&
     PlatformConfig base;
     if (!spec.platform_file.empty()) base = load_platform(spec.platform_file);
 
-    // Dimensions: the program list, each grid axis, each zip group; each value of a dimension is a list
-    // of (key, value) assignments.
-    using Assignment = std::vector<std::pair<std::string, std::string>>;
-    std::vector<std::vector<Assignment>> dims;
-    {
-        std::vector<Assignment> programs;
-        for (const auto& p : spec.programs)
-            programs.push_back({{"program", p}});
-        dims.push_back(std::move(programs));
-    }
-    auto in_zip = [&](const std::string& key) {
-        return std::any_of(spec.zip_groups.begin(), spec.zip_groups.end(),
-                           [&](const auto& g) { return std::find(g.begin(), g.end(), key) != g.end(); });
-    };
-    for (const auto& a : spec.axes)
-        if (!in_zip(a.key)) {
-            std::vector<Assignment> values;
-            for (const auto& v : a.values)
-                values.push_back({{a.key, v}});
-            dims.push_back(std::move(values));
-        }
-    for (const auto& group : spec.zip_groups) {
-        std::vector<const Axis*> members;
-        for (const auto& key : group)
-            members.push_back(&*std::find_if(spec.axes.begin(), spec.axes.end(),
-                                             [&](const Axis& a) { return a.key == key; }));
-        std::vector<Assignment> values(members.front()->values.size());
-        for (size_t i = 0; i < values.size(); ++i)
-            for (const Axis* m : members)
-                values[i].emplace_back(m->key, m->values[i]);
-        dims.push_back(std::move(values));
-    }
+    const auto dims = dimensions(spec);
 
     std::vector<std::string> fixed;
     for (const auto& [k, v] : spec.fixed)
@@ -465,19 +737,9 @@ std::vector<DesignPoint> expand_points(const SweepSpec& spec, const std::string&
 
     std::map<std::string, std::string> program_hashes;
     std::vector<DesignPoint> points;
-    std::vector<size_t> index(dims.size(), 0);
-    while (true) {
-        Assignment assignment;
-        for (size_t d = 0; d < dims.size(); ++d)
-            for (const auto& kv : dims[d][index[d]])
-                assignment.push_back(kv);
-        const bool excluded = std::any_of(spec.excludes.begin(), spec.excludes.end(), [&](const auto& match) {
-            return std::all_of(match.begin(), match.end(), [&](const auto& kv) {
-                return std::any_of(assignment.begin(), assignment.end(), [&](const auto& a) {
-                    return a.first == kv.first && same_value(a.second, kv.second);
-                });
-            });
-        });
+    for_each_combination(dims, [&](const Assignment& assignment) {
+        const bool excluded = std::any_of(spec.excludes.begin(), spec.excludes.end(),
+                                          [&](const auto& match) { return matches(assignment, match); });
         if (!excluded) {
             DesignPoint point;
             point.program = assignment.front().second;
@@ -520,16 +782,8 @@ std::vector<DesignPoint> expand_points(const SweepSpec& spec, const std::string&
             }
             points.push_back(std::move(point));
         }
-        // Next combination, the last dimension fastest.
-        size_t d = dims.size();
-        bool carry = true;
-        while (carry && d > 0) {
-            --d;
-            carry = ++index[d] == dims[d].size();
-            if (carry) index[d] = 0;
-        }
-        if (carry) return points;
-    }
+    });
+    return points;
 }
 
 } // namespace pulpsim::runs

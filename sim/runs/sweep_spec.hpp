@@ -25,6 +25,7 @@ struct TableSpec {
     std::string columns;           // a key whose values make the columns ("" = one column)
     std::string value = "mac_per_cycle";
     std::vector<std::string> facets; // one table per combination of these keys
+    int line = 0;
 };
 
 // One entry of `plots:`: drawn by scripts/plot_sweep.py from the results database.
@@ -36,27 +37,36 @@ struct PlotSpec {
     std::string region;                          // "" = the sweep's first region
     std::string file;                            // file name without extension
     std::string title;
+    int line = 0;
 };
+
+// More points than this in one sweep file is an error: a typo in a grid (one more key, a long list) would
+// otherwise quietly cost minutes of expansion and gigabytes before anything runs.
+constexpr uint64_t kMaxSweepPoints = 100'000;
 
 struct SweepSpec {
     std::string path;
     std::string name; // `name:`, or the file name without extension
     std::vector<std::string> programs;
-    std::string platform_file;                              // "" = the built-in pulp-open
-    std::vector<std::pair<std::string, std::string>> fixed; // `set:`, in file order
-    std::vector<Axis> axes;                                 // grid axes, then zip groups flattened
-    std::vector<std::vector<std::string>> zip_groups;       // keys of each zip group
-    std::map<std::string, int> key_lines;                   // line of each set:/grid:/zip: key
-    std::vector<std::map<std::string, std::string>> excludes;
+    std::string platform_file;                                // "" = the built-in pulp-open
+    std::vector<std::pair<std::string, std::string>> fixed;   // `set:`, in file order
+    std::vector<Axis> axes;                                   // grid axes, then zip groups flattened
+    std::vector<std::vector<std::string>> zip_groups;         // keys of each zip group
+    std::map<std::string, int> key_lines;                     // line of each set:/grid:/zip: key
+    std::vector<std::map<std::string, std::string>> excludes; // values spelled as the axis spells them
+    std::vector<int> exclude_lines;
     uint64_t max_cycles = 10'000'000'000ULL;
     std::vector<std::string> regions; // empty = all
+    int regions_line = 0;
     std::vector<std::string> metrics; // shown and exported columns
     TableSpec table;
     bool has_table = false;
     std::vector<PlotSpec> plots;
 };
 
-// Reads and checks a sweep file (the platform file and every program it names must exist).
+// Reads and checks a sweep file (the platform file and every program it names must exist). Besides
+// each value, it checks that exclude: entries match points, that some point is left, and that every
+// table and plot places each key the sweep varies (a key left out would mix points in one line or cell).
 SweepSpec load_sweep_spec(const std::string& path);
 
 // Every point of the sweep in order: the grid's cartesian product (first axis slowest) crossed with the

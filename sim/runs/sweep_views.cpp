@@ -1,11 +1,13 @@
 #include "runs/sweep_views.hpp"
 
+#include "cluster/printable.hpp"
 #include "cluster/report.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <stdexcept>
 
 namespace pulpsim::runs {
 namespace {
@@ -202,17 +204,69 @@ std::string markdown_tables(const SweepSpec& spec, const std::vector<DesignPoint
             const auto in_row = select(subset, t.rows, rv);
             std::vector<std::string> row = rv;
             for (const auto& c : columns) {
-                std::vector<std::string> cell_texts;
-                for (const Item* item : select(in_row, column_keys, c))
-                    cell_texts.push_back(
-                        cell_text(results, *item->point, item->region, t.value, &any_dma_bound));
-                row.push_back(fmt::format("{}", fmt::join(cell_texts, " / ")));
+                // Only the programs may differ within a cell (the sweep file's check): their regions tell
+                // them apart, so a cell holds one stored point with that region, and two are refused.
+                // Failed and pending points may have any region: they show only where nothing else is.
+                const auto in_cell = select(in_row, column_keys, c);
+                std::vector<const Item*> have, others;
+                for (const Item* item : in_cell) {
+                    const auto it = results.points.find(item->point->id);
+                    (it != results.points.end() && it->second.status == "ok" ? have : others).push_back(item);
+                }
+                if (have.size() > 1)
+                    throw std::runtime_error(fmt::format(
+                        "{}:{}: table: programs '{}' and '{}' both have the region '{}', which would share "
+                        "one cell; add program to rows:, columns: or facets:",
+                        spec.path, t.line, printable(have[0]->point->program),
+                        printable(have[1]->point->program), printable(have[0]->region)));
+                std::string text;
+                for (const Item* item : have.empty() ? others : have) {
+                    const std::string one =
+                        cell_text(results, *item->point, item->region, t.value, &any_dma_bound);
+                    if (text.empty() || one == "failed") text = one;
+                }
+                row.push_back(text);
             }
             out += md_row(row);
         }
     }
     if (any_dma_bound) out += "\n* = DMA-bound (the DMA was busy longer than the cores computed)\n";
     return out;
+}
+
+std::string unknown_regions(const SweepSpec& spec, const std::vector<DesignPoint>& points,
+                            const SweepResults& results) {
+    std::vector<std::string> have;
+    size_t ok = 0;
+    for (const auto& p : points)
+        if (auto it = results.points.find(p.id); it != results.points.end() && it->second.status == "ok") {
+            ++ok;
+            for (const auto& r : it->second.region_order)
+                if (std::find(have.begin(), have.end(), r) == have.end()) have.push_back(r);
+        }
+    if (ok == 0) return "";
+    struct Named {
+        std::string region, where;
+        int line;
+    };
+    std::vector<Named> named;
+    for (const auto& r : spec.regions)
+        named.push_back({r, "regions", spec.regions_line});
+    for (const auto& plot : spec.plots)
+        if (!plot.region.empty())
+            named.push_back({plot.region, fmt::format("plot '{}'", plot.file), plot.line});
+    for (const auto& [region, where, line] : named)
+        if (std::find(have.begin(), have.end(), region) == have.end()) {
+            std::string listed;
+            for (size_t i = 0; i < have.size() && i < 12; ++i)
+                listed += (i ? ", " : "") + printable(have[i]);
+            if (have.size() > 12) listed += ", ...";
+            return fmt::format("{}:{}: {}: region '{}' is in none of the {} stored points (they have: {}); "
+                               "they stay stored: fix the name and run again, nothing is simulated twice",
+                               spec.path, line, where, printable(region), ok,
+                               have.empty() ? "no regions" : listed);
+        }
+    return "";
 }
 
 std::string export_results(const SweepSpec& spec, const std::vector<DesignPoint>& points,

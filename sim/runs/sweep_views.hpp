@@ -28,6 +28,11 @@ SweepResults load_sweep_results(const ResultsStore& store, const std::string& sw
 std::string markdown_tables(const SweepSpec& spec, const std::vector<DesignPoint>& points,
                             const SweepResults& results);
 
+// The regions the sweep file names (regions:, a plot's region:) that no stored point reports, as one
+// line naming them and the regions the points have; "" when every one is known or no point succeeded.
+std::string unknown_regions(const SweepSpec& spec, const std::vector<DesignPoint>& points,
+                            const SweepResults& results);
+
 // One row per point and region (a point not stored yet is one `pending` row): CSV or JSON text.
 std::string export_results(const SweepSpec& spec, const std::vector<DesignPoint>& points,
                            const SweepResults& results, const std::string& format);

@@ -32,6 +32,12 @@ def main():
         return subprocess.run([args.sim, "sweep", spec, "--db", db, *extra], cwd=args.workdir, capture_output=True,
                               text=True, timeout=900)
 
+    # First, as --export below only reads an existing database.
+    r = sweep("configs/sweeps/quick.yaml")
+    png = os.path.join(args.workdir, "results", "quick", "quick-mac-per-cycle.png")
+    check(r.returncode == 0 and "| 128KiB |" in r.stdout, f"the quick sweep runs and prints its table ({r.stderr[-200:]})")
+    check(os.path.exists(png) and os.path.getsize(png) > 1000, "the quick sweep draws its plot")
+
     specs = sorted(glob.glob(os.path.join(args.source, "configs", "sweeps", "*.yaml")))
     check(len(specs) >= 4, f"configs/sweeps/ ships the sweeps ({len(specs)})")
     expected = {"quick": 2 * 2 * 4, "seed003-pointwise": 4 * 3 * 5, "seed003-linear": 4 * 3 * 5,
@@ -42,11 +48,6 @@ def main():
         points = {row["point_id"] for row in json.loads(r.stdout)} if r.returncode == 0 else set()
         check(r.returncode == 0 and len(points) == expected.get(name, len(points)) and points,
               f"{name}: parses and expands to {expected.get(name, '?')} points (got {len(points)}; {r.stderr.strip()})")
-
-    r = sweep("configs/sweeps/quick.yaml")
-    png = os.path.join(args.workdir, "results", "quick", "quick-mac-per-cycle.png")
-    check(r.returncode == 0 and "| 128KiB |" in r.stdout, f"the quick sweep runs and prints its table ({r.stderr[-200:]})")
-    check(os.path.exists(png) and os.path.getsize(png) > 1000, "the quick sweep draws its plot")
 
     r = sweep("configs/sweeps/seed003-linear.yaml", "--no-plots", "-q")
     check(r.returncode == 0, f"the seed-003 Linear grid runs ({r.stderr[-200:]})")

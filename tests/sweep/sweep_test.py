@@ -8,6 +8,7 @@ recorded output.
 """
 import argparse
 import csv
+import hashlib
 import io
 import json
 import os
@@ -41,6 +42,16 @@ def points_of(db):
     return rows
 
 
+def one_line_error(r, *words):
+    lines = r.stderr.strip().splitlines()
+    return r.returncode == 2 and len(lines) == 1 and all(w in lines[0] for w in words)
+
+
+def digest(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
 def bad_specs(sim, work, kernels):
     """Every error is one line on stderr naming the sweep file, its line and the key; exit status 2."""
     elf = os.path.join(kernels, "matmul_family.elf")
@@ -68,6 +79,40 @@ def bad_specs(sim, work, kernels):
         ("exclude-key", f"program: {elf}\ngrid:\n  tcdm.size: [64KiB]\nexclude:\n  - {{l2.size: 1MiB}}\n", 5,
          "l2.size"),
         ("platform", f"program: {elf}\nplatform: /nonexistent/p.yaml\n", 2, "platform"),
+        # Exclude values are values the sweep takes (a typo or a dropped value would exclude nothing), each
+        # entry matches a point, and some point is left.
+        ("exclude-typo", f"program: {elf}\ngrid:\n  tcdm.size: [64KiB, 128KiB]\nexclude:\n  - {{tcdm.size: 128KB}}\n",
+         5, "128KB"),
+        ("exclude-word", f"program: {elf}\ngrid:\n  cluster.cores: [1, 2]\nexclude:\n  - {{cluster.cores: banana}}\n",
+         5, "banana"),
+        ("exclude-unswept", f"program: {elf}\ngrid:\n  cluster.cores: [1, 2]\nexclude:\n  - {{cluster.cores: 4}}\n",
+         5, "cluster.cores"),
+        ("exclude-nothing", f"program: {elf}\ngrid:\n  tcdm.size: [64KiB, 128KiB]\nzip:\n  cluster.cores: [1, 2]\n"
+         f"  fpu.count: [1, 2]\nexclude:\n  - {{cluster.cores: 1, fpu.count: 2}}\n", 8, "exclude"),
+        ("exclude-all", f"program: {elf}\ngrid:\n  tcdm.size: [64KiB, 128KiB]\nexclude:\n  - {{tcdm.size: 65536}}\n"
+         f"  - {{tcdm.size: 128KiB}}\n", 6, "exclude"),
+        # One program under two spellings would be shown twice.
+        ("program-twice", f"program: [{elf}, {os.path.join(kernels, '..', os.path.basename(kernels), 'matmul_family.elf')}]\n",
+         1, "listed twice"),
+        ("zip-same-point", f"program: {elf}\nzip:\n  cluster.cores: [1, 2, 1]\n  fpu.count: [1, 2, 1]\n", 3,
+         "listed twice"),
+        ("max-cycles-fraction", f"program: {elf}\nmax_cycles: 1.5e0\n", 2, "max_cycles"),
+        # Every key the sweep varies has a place in each table and plot, axes do not repeat, and a
+        # baseline is a point of the sweep.
+        ("line-unplaced", f"program: {elf}\ngrid:\n  dma.bandwidth_bits: [8, 64]\n  tcdm.size: [64KiB, 128KiB]\n"
+         f"plots:\n  - kind: line\n    x: tcdm.size\n", 6, "dma.bandwidth_bits"),
+        ("table-unplaced", f"program: {elf}\ngrid:\n  dma.bandwidth_bits: [8, 64]\n  tcdm.size: [64KiB, 128KiB]\n"
+         f"table:\n  rows: tcdm.size\n  columns: region\n", 6, "dma.bandwidth_bits"),
+        ("zip-partner-ambiguous", f"program: {elf}\nzip:\n  dma.bandwidth_bits: [8, 8]\n  tcdm.size: [64KiB, 128KiB]\n"
+         f"plots:\n  - kind: line\n    x: dma.bandwidth_bits\n", 6, "tcdm.size"),
+        ("heatmap-x-is-y", f"program: {elf}\ngrid:\n  tcdm.size: [64KiB, 128KiB]\nplots:\n  - kind: heatmap\n"
+         f"    x: tcdm.size\n    y: tcdm.size\n", 5, "tcdm.size"),
+        ("series-is-x", f"program: {elf}\ngrid:\n  tcdm.size: [64KiB, 128KiB]\nplots:\n  - kind: line\n"
+         f"    x: tcdm.size\n    series: tcdm.size\n", 5, "series"),
+        ("baseline-unswept", f"program: {elf}\ngrid:\n  dma.bandwidth_bits: [8, 64]\nplots:\n  - kind: bars\n"
+         f"    x: dma.bandwidth_bits\n    baseline: {{dma.bandwidth_bits: 32}}\n", 7, "baseline"),
+        ("plot-word-metric", f"program: {elf}\ngrid:\n  tcdm.size: [64KiB, 128KiB]\nplots:\n  - kind: line\n"
+         f"    x: tcdm.size\n    y: dma_verdict\n", 7, "dma_verdict"),
     ]
     db = os.path.join(work, "bad.db")
     for name, text, line, key in cases:
@@ -77,13 +122,28 @@ def bad_specs(sim, work, kernels):
         check(r.returncode == 2 and len(lines) == 1 and f"{spec}:{line}" in lines[0] and key in lines[0],
               f"bad sweep file '{name}': exit 2 and one line naming {spec}:{line} and '{key}' "
               f"(got exit {r.returncode}: {r.stderr.strip()!r})")
+    # A sweep file has a bounded number of points: a typo cannot make it take minutes before anything runs.
+    values = 50
+    text = f"program: {elf}\ngrid:\n" + "".join(
+        f"  {k}: [{', '.join(str(v) for v in range(1, values + 1))}]\n"
+        for k in ("l2.latency", "event_unit.wake_latency", "icache.refill_latency"))
+    spec = write(os.path.join(work, "bad-too-many.yaml"), text)
+    try:
+        r = sweep(sim, spec, db, timeout=20)
+        said = r.stderr.strip()
+        refused = one_line_error(r, f"{spec}:3", str(values ** 3))
+    except subprocess.TimeoutExpired:
+        said, refused = "still busy after 20 s", False
+    check(refused, f"a sweep of {values ** 3} points is refused at once, naming its size ({said!r})")
+    check(not os.path.exists(db), "no bad sweep file created a database")
     r = sweep(sim, os.path.join(work, "nonexistent.yaml"), db)
     check(r.returncode == 2 and "nonexistent.yaml" in r.stderr and len(r.stderr.strip().splitlines()) == 1,
           "a missing sweep file is one line naming it")
 
 
-def order_and_exclusion(sim, work, kernels):
-    """The points are the grid's cartesian product (first axis slowest) x the zip group, less exclusions."""
+def order_and_exclusion(sim, work, kernels, db):
+    """The points are the grid's cartesian product (first axis slowest) x the zip group, less exclusions.
+    Listed from an existing database (db), which --export only reads."""
     elf = os.path.join(kernels, "matmul_family.elf")
     spec = write(os.path.join(work, "order.yaml"), f"""name: order
 program: {elf}
@@ -96,13 +156,129 @@ zip:
 exclude:
   - {{tcdm.size: 131072, cluster.cores: 1}}
 """)
-    r = sweep(sim, spec, os.path.join(work, "order.db"), "--export", "json")
+    r = sweep(sim, spec, db, "--export", "json")
     rows = json.loads(r.stdout) if r.returncode == 0 else []
     got = [(x["tcdm.size"], x["dma.bandwidth_bits"], x["cluster.cores"], x["fpu.count"]) for x in rows]
     want = [(t, b, c, c) for t in ("64KiB", "128KiB") for b in ("8", "64") for c in ("1", "8")
             if not (t == "128KiB" and c == "1")]
     check(got == want and all(x["status"] == "pending" for x in rows),
           f"export before running lists the {len(want)} points in grid order, zipped, less the excluded, as pending")
+
+    # A zipped key may repeat a value: only a repeated combination is the same point twice.
+    spec = write(os.path.join(work, "zip-repeat.yaml"), f"""name: zip-repeat
+program: {elf}
+zip:
+  dma.bandwidth_bits: [8, 8, 64]
+  tcdm.size: [64KiB, 128KiB, 64KiB]
+""")
+    r = sweep(sim, spec, db, "--export", "json")
+    rows = json.loads(r.stdout) if r.returncode == 0 else []
+    got = [(x["dma.bandwidth_bits"], x["tcdm.size"]) for x in rows]
+    check(got == [("8", "64KiB"), ("8", "128KiB"), ("64", "64KiB")] and len({x["point_id"] for x in rows}) == 3,
+          f"a zip repeating one key's value gives its distinct points ({r.stderr.strip()!r})")
+
+    # max_cycles in scientific notation is the whole number it writes: the same points as written out.
+    ids = {}
+    for text in ("1e9", "1000000000", "1.5e9", "15e8"):
+        spec = write(os.path.join(work, "max-cycles.yaml"), f"name: mc\nprogram: {elf}\nmax_cycles: {text}\n")
+        r = sweep(sim, spec, db, "--export", "json")
+        ids[text] = [x["point_id"] for x in json.loads(r.stdout)] if r.returncode == 0 else [text]
+    check(ids["1e9"] == ids["1000000000"] and ids["1.5e9"] == ids["15e8"] and ids["1e9"] != ids["1.5e9"],
+          f"max_cycles: 1e9 and 1.5e9 are read exactly ({ids})")
+
+
+def refused_before_running(sim, work, kernels):
+    """Exports that would overwrite an input, a missing database for commands that only read, options that
+    do not apply and a plot folder that cannot be made are one line, before anything is written or run."""
+    spec, db, a = (os.path.join(work, n) for n in ("ident.yaml", "ident.db", "a.elf"))
+    link = os.path.join(work, "ident-link.db")
+    os.symlink(db, link)
+    for target, what in ((db, "results database"), (link, "results database"), (spec, "sweep file"),
+                         (a, "program")):
+        before = digest(target)
+        r = sweep(sim, spec, db, "--export", "csv", "-o", target)
+        check(one_line_error(r, target, what) and digest(target) == before,
+              f"--export -o {os.path.basename(target)} (the {what}) is refused and leaves it intact "
+              f"({r.stderr.strip()!r})")
+
+    missing = os.path.join(work, "mistyped.db")
+    for mode in (["--no-run"], ["--export", "json"]):
+        r = sweep(sim, spec, missing, *mode)
+        check(one_line_error(r, missing) and not os.path.exists(missing),
+              f"{mode[0]} with a database that does not exist is refused and creates none ({r.stderr.strip()!r})")
+
+    for extra, named in ((["--collect"], "--collect"), (["--partition", "batch"], "--partition"),
+                         (["--wait"], "--wait"), (["--no-run", "--retry-failed"], "--retry-failed"),
+                         (["--export", "csv", "--retry-failed"], "--retry-failed"),
+                         (["--export", "csv", "--out", work], "--out")):
+        r = sweep(sim, spec, db, *extra)
+        check(one_line_error(r, named), f"{' '.join(extra)} is refused as not applying ({r.stderr.strip()!r})")
+
+    plots = write(os.path.join(work, "outcheck.yaml"), f"""name: outcheck
+program: {a}
+grid:
+  tcdm.size: [64KiB, 128KiB]
+plots:
+  - kind: line
+    x: tcdm.size
+""")
+    fresh = os.path.join(work, "outcheck.db")
+    for out in (write(os.path.join(work, "a-file"), "x"), "/proc/nonexistent/plots"):
+        r = subprocess.run([sim, "sweep", plots, "--db", fresh, "--out", out], capture_output=True, text=True,
+                           timeout=60)
+        check(one_line_error(r, out) and not os.path.exists(fresh),
+              f"--out {out} is refused before anything runs or is stored ({r.stderr.strip()!r})")
+
+
+def regions_and_mixed_points(sim, work, kernels):
+    """A region the sweep names that no point has is an error once the points ran; they stay stored. Two
+    programs sharing a region name are refused where a table or plot would put them in one cell."""
+    a, b, db = (os.path.join(work, n) for n in ("a.elf", "b.elf", "ident.db"))
+    con = sqlite3.connect(db)
+    have = {n for (n,) in con.execute("SELECT DISTINCT r.name FROM regions r JOIN points p ON p.id = r.point_id "
+                                      "WHERE p.program = ? AND p.status = 'ok'", (a,))}
+    con.close()
+    spec = write(os.path.join(work, "regions.yaml"), f"name: regions\nprogram: {a}\ngrid:\n"
+                                                     f"  tcdm.size: [64KiB, 128KiB]\nregions: [matmull]\n")
+    fresh = os.path.join(work, "regions.db")
+    r = sweep(sim, spec, fresh)
+    last = r.stderr.strip().splitlines()[-1] if r.stderr.strip() else ""
+    check(r.returncode == 2 and f"{spec}:5" in last and "'matmull'" in last and have and all(n in last for n in have),
+          f"an unknown region is one line naming it and the regions the points have ({last!r})")
+    check(len(points_of(fresh)) == 2, "the points of a sweep with an unknown region stay stored")
+    write(spec, f"name: regions\nprogram: {a}\ngrid:\n  tcdm.size: [64KiB, 128KiB]\nregions: [{sorted(have)[0]}]\n")
+    r = sweep(sim, spec, fresh)
+    check(r.returncode == 0 and "all 2 points already stored" in r.stderr,
+          f"fixing the region name simulates nothing again ({r.stderr.strip()[-200:]!r})")
+
+    spec = write(os.path.join(work, "mixed.yaml"), f"""name: mixed
+program: [{a}, {b}]
+grid:
+  tcdm.size: [64KiB, 128KiB]
+regions: matmul
+table:
+  rows: tcdm.size
+""")
+    r = sweep(sim, spec, db, "--no-run")
+    check(one_line_error(r, f"{spec}:7", "program", "matmul") and "| " not in r.stdout,
+          f"a table whose cells would hold two programs' region is refused ({r.stderr.strip()!r})")
+    spec = write(os.path.join(work, "mixed.yaml"), f"""name: mixed
+program: [{a}, {b}]
+grid:
+  tcdm.size: [64KiB, 128KiB]
+plots:
+  - kind: line
+    x: tcdm.size
+    region: matmul
+    file: mixed-line
+""")
+    out = os.path.join(work, "mixed-out")
+    r = subprocess.run([sim, "sweep", spec, "--db", db, "--no-run", "-q", "--out", out], capture_output=True,
+                       text=True, timeout=120)
+    said = [x for x in r.stderr.splitlines() if "mixed-line" in x]
+    check(r.returncode == 2 and len(said) == 1 and f"{spec}:6" in said[0] and "program" in said[0]
+          and "Traceback" not in r.stderr and not os.path.exists(os.path.join(out, "mixed-line.png")),
+          f"a plot that would draw two programs' region as one is refused in one line ({r.stderr.strip()!r})")
 
 
 def resume_after_kill(sim, work, kernels):
@@ -247,6 +423,12 @@ plots:
     series: tcdm.size
     baseline: {{cluster.cores: 1}}
     file: bars
+  - kind: line
+    x: cluster.cores
+    y: cycles
+    series: tcdm.size
+    file: dollars
+    title: "cost in $ and \\\\frac{{ $ per MAC"
 """)
     db = os.path.join(work, "plots.db")
     r = sweep(sim, spec, db)
@@ -254,8 +436,9 @@ plots:
     out = os.path.join(work, "plots-out")
     r = subprocess.run([sim, "sweep", spec, "--db", db, "--no-run", "--out", out, "-q"], capture_output=True,
                        text=True, timeout=300)
-    check(r.returncode == 0 and "running" not in r.stderr, f"--no-run draws without simulating ({r.stderr[-300:]!r})")
-    for name in ("line", "heat", "bars"):
+    check(r.returncode == 0 and "running" not in r.stderr and "Traceback" not in r.stderr,
+          f"--no-run draws without simulating ({r.stderr[-300:]!r})")
+    for name in ("line", "heat", "bars", "dollars"):
         png, svg = os.path.join(out, name + ".png"), os.path.join(out, name + ".svg")
         ok = os.path.exists(png) and os.path.getsize(png) > 1000 and open(png, "rb").read(8) == b"\x89PNG\r\n\x1a\n"
         ok = ok and os.path.exists(svg) and b"<svg" in open(svg, "rb").read(2000)
@@ -270,8 +453,10 @@ def main():
     args = ap.parse_args()
     fresh_dir(args.workdir)
     bad_specs(args.sim, args.workdir, args.kernels)
-    order_and_exclusion(args.sim, args.workdir, args.kernels)
     identity_and_failures(args.sim, args.workdir, args.kernels)
+    order_and_exclusion(args.sim, args.workdir, args.kernels, os.path.join(args.workdir, "ident.db"))
+    refused_before_running(args.sim, args.workdir, args.kernels)
+    regions_and_mixed_points(args.sim, args.workdir, args.kernels)
     resume_after_kill(args.sim, args.workdir, args.kernels)
     plots_from_db(args.sim, args.workdir, args.kernels)
     return check.exit_status()
