@@ -8,7 +8,7 @@ import struct
 
 ZERO, A0, A1, A2, A7 = 0, 10, 11, 12, 17
 ECALL = 0x00000073
-LOOP = 0x0000006F  # jal x0, 0: jumps to itself
+JUMP_BACK_4 = 0xFFDFF06F  # jal x0, -4
 
 
 def addi(rd, rs1, imm):

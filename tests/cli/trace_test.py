@@ -24,7 +24,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from checks import Checks, fresh_dir  # noqa: E402
-from rv32_elf import LOOP, segment, write_program  # noqa: E402
+from rv32_elf import JUMP_BACK_4, addi, segment, write_program  # noqa: E402
 
 LINE = re.compile(r"^\s*(\d+)\s+(\d+)\s+([0-9a-f]{8})\s+(\S+)\s+([0-9a-f]{8}|[0-9a-f]{4})\s+(.*)$")
 
@@ -264,7 +264,9 @@ def main():
 
     # ---- an interrupt: like an error, the trace ends with why the run stopped; no report is written ----
     base = 0x80000000
-    loop = write_program(os.path.join(w, "loop.elf"), [segment(base, [LOOP], executable=True)], base)
+    # It counts: a jump to itself alone would stop at once as a livelock.
+    loop = write_program(os.path.join(w, "loop.elf"), [segment(base, [addi(10, 10, 1), JUMP_BACK_4], executable=True)],
+                         base)
     for sig in (signal.SIGINT, signal.SIGTERM):
         t, rep = os.path.join(w, f"interrupted_{sig.name}.trace"), os.path.join(w, f"interrupted_{sig.name}.json")
         # A caller that ignores SIGINT (a background job of a script) would pass that on: the child takes the default.
