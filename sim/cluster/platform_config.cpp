@@ -553,7 +553,7 @@ std::string apply_one(PlatformConfig& c, const std::string& assignment) {
         fail(fmt::format("--set {}: unknown key '{}'{}", shown(name), shown(name), key_suggestion(name)));
     YAML::Node node;
     try {
-        node = YAML::Load(value);
+        node = load_one_document(value);
     } catch (const YAML::Exception& e) {
         fail(fmt::format("--set {}: malformed value '{}': {}", name, shown(value), e.msg));
     }
