@@ -8,8 +8,9 @@
 
 namespace pulpsim {
 
-// The document `text` holds, or a Null node when it holds none (empty, or only comments). Throws
-// YAML::ParserException, whose mark names the line, for malformed YAML and for a second document.
+// The document `text` holds, or a Null node when it holds none (empty, or only comments); a later document
+// with no value (a trailing `---`) is harmless. Throws YAML::ParserException, whose mark names the line, for
+// malformed YAML and for a second document.
 YAML::Node load_one_document(const std::string& text);
 
 } // namespace pulpsim

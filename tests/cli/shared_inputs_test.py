@@ -51,6 +51,18 @@ def second_documents(sim, work, kernels):
     open(empty, "w").close()
     r = run(sim, "run", "-q", "--platform", empty, elf)
     check(one_line_error(r, empty, "no settings"), f"an empty platform file is refused ({r.stderr.strip()})")
+    # yaml-cpp 0.7 reads documents after a top-level ',' forever: the file must still be refused at once.
+    for name, text in (("comma", ","), ("comma_then_document", ",\n---\n,\n---\ncluster: {cores: 2}\n")):
+        path = os.path.join(work, f"{name}.yaml")
+        with open(path, "w") as f:
+            f.write(text)
+        try:
+            r = run(sim, "run", "-q", "--platform", path, elf, timeout=30)
+            ok = one_line_error(r, path)
+            what = r.stderr.strip()
+        except subprocess.TimeoutExpired:
+            ok, what = False, "no answer in 30 s"
+        check(ok, f"a platform file holding {text!r} is refused at once ({what})")
     # A trailing '...' ends the one document: nothing is lost, so it is accepted.
     ended = os.path.join(work, "ended.yaml")
     with open(ended, "w") as f:
