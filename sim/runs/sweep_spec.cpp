@@ -131,6 +131,25 @@ bool same_value(const std::string& a, const std::string& b) {
     return x && y && *x == *y;
 }
 
+// The values the sweep gives `key`, a swept key or "program".
+const std::vector<std::string>& values_of(const SweepSpec& spec, const std::string& key) {
+    if (key == "program") return spec.programs;
+    return std::find_if(spec.axes.begin(), spec.axes.end(), [&](const Axis& a) { return a.key == key; })
+        ->values;
+}
+
+// The one of `taken` (values of `key`) that `value` names, or nullptr: a program by its file, a platform
+// value by its meaning (262144 is 256KiB).
+const std::string* find_value(const std::vector<std::string>& taken, const std::string& key,
+                              const std::string& value) {
+    std::error_code ec;
+    const auto it = std::find_if(taken.begin(), taken.end(), [&](const std::string& t) {
+        return key == "program" ? t == value || std::filesystem::equivalent(t, value, ec)
+                                : same_value(t, value);
+    });
+    return it == taken.end() ? nullptr : &*it;
+}
+
 // One spelling per value as same_value() sees it, for sets and maps of values.
 std::string value_key(const std::string& v) {
     const auto n = parse_size(v);
@@ -466,16 +485,9 @@ SweepSpec load_sweep_spec(const std::string& path) {
                 const std::string value = r.scalar(entry.second, fmt::format("exclude: key '{}'", key));
                 // A value the sweep never takes would exclude nothing, silently: a typo ("256KB") or a
                 // value dropped from the grid. Keep the axis's spelling so that matching is exact.
-                const std::vector<std::string>& taken =
-                    key == "program" ? spec.programs
-                                     : std::find_if(spec.axes.begin(), spec.axes.end(), [&](const Axis& a) {
-                                           return a.key == key;
-                                       })->values;
-                const auto same = std::find_if(taken.begin(), taken.end(), [&](const std::string& t) {
-                    return key == "program" ? t == value || std::filesystem::equivalent(t, value, ec)
-                                            : same_value(t, value);
-                });
-                if (same == taken.end())
+                const std::vector<std::string>& taken = values_of(spec, key);
+                const std::string* same = find_value(taken, key, value);
+                if (!same)
                     r.fail_at(entry.second,
                               fmt::format("exclude: key '{}' never takes the value '{}' in this "
                                           "sweep (it takes {})",
@@ -691,16 +703,8 @@ SweepSpec load_sweep_spec(const std::string& path) {
             // The baseline must be a point of the sweep, or every bar would be empty.
             for (const auto& [key, value] : plot.baseline) {
                 if (key == "region") continue; // known once the points ran
-                const std::vector<std::string>& taken =
-                    key == "program" ? spec.programs
-                                     : std::find_if(spec.axes.begin(), spec.axes.end(), [&](const Axis& a) {
-                                           return a.key == key;
-                                       })->values;
-                const bool found = std::any_of(taken.begin(), taken.end(), [&](const std::string& t) {
-                    return key == "program" ? t == value || std::filesystem::equivalent(t, value, ec)
-                                            : same_value(t, value);
-                });
-                if (!found)
+                const std::vector<std::string>& taken = values_of(spec, key);
+                if (!find_value(taken, key, value))
                     r.fail_at(p["baseline"],
                               fmt::format("{}: baseline {}: '{}' is not a value of the sweep (it "
                                           "takes {})",
