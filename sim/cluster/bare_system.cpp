@@ -29,6 +29,8 @@ BareMachine::BareMachine(const ElfImage& elf, const BareOptions& options)
     host_.attach(*hart_);
     hart_->set_memory_guards(&host_.guards());
     hart_->reset(elf_.entry(), stack_top_);
+    // Alone with its memories, nothing but the core itself can change its state.
+    hart_->watch_for_trap_loops();
 
     const Ram* entry_ram = bus_.find_ram(elf_.entry(), 2);
     if (!entry_ram)

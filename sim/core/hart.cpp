@@ -398,6 +398,7 @@ void Hart::slow_store(uint32_t addr, unsigned size, uint32_t value) {
     if ((addr & ~3u) == watch_addr_) {
         uint32_t word = 0;
         bus_.read_bytes(watch_addr_, &word, 4);
+        ++outside_reads_;
         host_.watched_store(*this, watch_addr_, word);
     }
 }
@@ -407,6 +408,7 @@ void Hart::slow_store(uint32_t addr, unsigned size, uint32_t value) {
 
 void Hart::do_ecall() {
     if (mtvec_ == 0) {
+        ++outside_reads_;
         if (!host_.host_call(*this))
             fail(fmt::format("unsupported host call a7={} (ecall at pc {:#010x})", x_[17], pc_));
         return;
@@ -472,6 +474,26 @@ void Hart::take_trap(const TrapSignal& t) {
     add_stall(StallKind::Control, 2);
     pc_ = mtvec_ & ~3u;
     trap_record_ = {trap_record_.count + 1, t.cause, mepc_, pc_};
+    if (trap_loop_watch_) check_trap_loop();
+}
+
+void Hart::architectural_state(std::vector<uint32_t>& out) const {
+    out.assign(std::begin(x_), std::end(x_));
+    out.insert(out.end(), std::begin(f_), std::end(f_));
+    out.insert(out.end(), {pc_, mstatus_, mie_, mtvec_, mscratch_, mepc_, mcause_, mtval_, fcsr()});
+    for (const HwLoop& loop : loops_)
+        out.insert(out.end(), {loop.start, loop.end, loop.count});
+    // The performance counters are left out: a loop that reads none cannot tell them apart.
+}
+
+void Hart::check_trap_loop() {
+    architectural_state(trap_state_);
+    if (!trap_loop_watch_->trap_taken(trap_state_, outside_reads_ + bus_.device_accesses())) return;
+    request_stop(StopReason::Error, 3,
+                 fmt::format("livelock at cycle {}: the {} at pc {:#010x} goes to the handler at {:#010x}, "
+                             "which comes back to it with every register and memory byte as before: the "
+                             "program can never go on",
+                             cycle_, trap_cause_name(mcause_), mepc_, pc_));
 }
 
 std::string Hart::trap_cause_name(uint32_t cause) {

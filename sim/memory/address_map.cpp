@@ -58,6 +58,7 @@ uint32_t AddressMap::read(uint32_t addr, unsigned size, unsigned* latency, unsig
     for (auto& d : devices_)
         if (addr >= d.base && uint64_t{addr} + size <= uint64_t{d.base} + d.size) {
             if (latency) *latency = d.latency;
+            ++device_accesses_;
             return d.device->read(addr - d.base, size, initiator);
         }
     throw BusError{addr, size, false};
@@ -72,6 +73,7 @@ void AddressMap::write(uint32_t addr, unsigned size, uint32_t value, unsigned* l
     for (auto& d : devices_)
         if (addr >= d.base && uint64_t{addr} + size <= uint64_t{d.base} + d.size) {
             if (latency) *latency = d.latency;
+            ++device_accesses_;
             d.device->write(addr - d.base, size, value, initiator);
             return;
         }

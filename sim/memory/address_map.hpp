@@ -74,6 +74,8 @@ class AddressMap {
 
     // A short description of the map for error messages ("L2 [0x1c000000, 0x1c100000)").
     std::string describe() const;
+    // Accesses read() and write() passed to a device so far.
+    uint64_t device_accesses() const { return device_accesses_; }
 
   private:
     struct DeviceWindow {
@@ -87,6 +89,7 @@ class AddressMap {
 
     std::vector<std::unique_ptr<Ram>> rams_;
     std::vector<DeviceWindow> devices_;
+    uint64_t device_accesses_ = 0;
 };
 
 } // namespace pulpsim
