@@ -114,6 +114,9 @@ typedef struct {
     unsigned step;    /* DW3X3_FW, DW3X3_WG or DW3X3_IG */
     dw3x3_fn_t fn;
 } dw3x3_variant_t;
+/* pulpsim autotune reads this table from the ELF (sim/runs/tuner.cpp compare_program): a change in its
+ * size must change it too. */
+_Static_assert(sizeof(dw3x3_variant_t) == 12, "pulpsim autotune reads dw3x3_variants[] as 12-byte entries");
 
 #define DW3X3_VARIANTS 21
 extern const dw3x3_variant_t dw3x3_variants[DW3X3_VARIANTS];

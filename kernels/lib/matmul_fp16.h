@@ -77,6 +77,10 @@ typedef struct {
     unsigned b_transposed;      /* 1: args->bt is B^T [n][k]; 0: args->b is B [k][n] */
     unsigned fp16_accumulation; /* 1: FP16 sums (within gamma_K S); 0: FP32 sums rounded once to FP16 */
 } matmul_fp16_variant_t;
+/* pulpsim autotune reads this table from the ELF (sim/runs/tuner.cpp compare_program): a change in its
+ * size must change it too. */
+_Static_assert(sizeof(matmul_fp16_variant_t) == 16,
+               "pulpsim autotune reads matmul_fp16_variants[] as 16-byte entries");
 
 #define MATMUL_FP16_VARIANTS 9
 extern const matmul_fp16_variant_t matmul_fp16_variants[MATMUL_FP16_VARIANTS];

@@ -60,6 +60,11 @@ typedef struct {
     unsigned unroll_k;    /* 2 for the K-unrolled kernels (not bit-exact), else 1 */
     unsigned split_cols;  /* 1: parallel over the columns of C (mm_M...), 0: over its rows */
 } matmul_variant_t;
+/* pulpsim autotune reads this table from the ELF with this layout (sim/runs/tuner.cpp compare_program,
+ * sim/cli/autotune.cpp family_kernels): a change here must change them too. */
+_Static_assert(sizeof(matmul_variant_t) == 24 && __builtin_offsetof(matmul_variant_t, unroll_rows) == 8 &&
+                   __builtin_offsetof(matmul_variant_t, split_cols) == 20,
+               "pulpsim autotune reads matmul_variants[] as 24-byte entries");
 
 #define MATMUL_VARIANTS 24
 extern const matmul_variant_t matmul_variants[MATMUL_VARIANTS];

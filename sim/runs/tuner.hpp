@@ -48,7 +48,7 @@ inline constexpr const char* kTunableLayers = "linear, pointwise, depthwise or c
 
 // The comparison program of a layer's steps (a file name in the build's kernels/ folder) and the kernel
 // tables it measures, one perf region per entry: each entry of `entry_bytes` bytes starts with the address
-// of the kernel's name (the *_variant_t structures of kernels/lib).
+// of the kernel's name (the *_variant_t structures of kernels/lib, whose headers assert these sizes).
 struct KernelTable {
     const char* symbol;
     uint32_t entry_bytes;

@@ -70,6 +70,8 @@ typedef struct {
     unsigned b_transposed;
     unsigned fp16_accumulation;
 } kernel_t;
+/* pulpsim autotune reads vm_kernels[] from the ELF (sim/runs/tuner.cpp compare_program). */
+_Static_assert(sizeof(kernel_t) == 20, "pulpsim autotune reads vm_kernels[] as 20-byte entries");
 
 static const kernel_t vm_kernels[3] = {
     {"vm_naive", NULL, vm_naive, 0, 1},
