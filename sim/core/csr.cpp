@@ -89,7 +89,7 @@ uint32_t Hart::csr_read(uint16_t a, bool& ok) {
     case kMscratch: return mscratch_;
     case kMepc: return mepc_;
     case kMcause: return mcause_;
-    case kMtval: return mtval_;
+    case kMtval: return 0; // CV32E40P leaves mtval unimplemented: reads 0, writes ignored
     case kMip: return 0;
     case kLpstart0: return loops_[0].start;
     case kLpend0: return loops_[0].end;
@@ -102,7 +102,7 @@ uint32_t Hart::csr_read(uint16_t a, bool& ok) {
     case kPrivlv: return 3;
     case kMvendorid: return 0x602; // OpenHW Group
     case kMarchid: return 4;       // CV32E40P
-    case kMimpid: return 0;
+    case kMimpid: return 1;        // 1 on a core with an FPU or the PULP extensions
     default: break;
     }
     if (a >= kMhpmevent3 && a <= kMhpmevent31) return mhpmevent_[a - 0x320];
@@ -152,12 +152,12 @@ bool Hart::csr_write(uint16_t a, uint32_t v) {
     case kMcontext:
     case kScontext: return true; // writable from debug mode only: M-mode writes are ignored
     case kMisa: return true;     // WARL: writes ignored
-    case kMie: mie_ = v; return true;
+    case kMie: mie_ = v & 0xFFFF0888u; return true; // fast (31:16), external, timer, software enables
     case kMtvec: mtvec_ = (v & ~0xFFu) | (v & 1u); return true; // a 256-byte aligned base; mode bit 0
     case kMscratch: mscratch_ = v; return true;
     case kMepc: mepc_ = v & ~1u; return true;
-    case kMcause: mcause_ = v; return true;
-    case kMtval: mtval_ = v; return true;
+    case kMcause: mcause_ = v & 0x8000001Fu; return true; // the interrupt bit and a 5-bit code
+    case kMtval: return true;
     case kMip: return true;
     case kMcountinhibit: {
         const uint32_t next = v & ~2u;

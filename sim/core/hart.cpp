@@ -59,7 +59,7 @@ void Hart::reset(uint32_t pc, uint32_t sp) {
     // loader enables the FPU, so that programs built for qemu-riscv32's user mode run unchanged.
     mstatus_ = 0x1800 | kFsInitial;
     gate_fp_instructions(); // FP instructions cached before the reset pass the FS gate again
-    mie_ = mtvec_ = mscratch_ = mepc_ = mcause_ = mtval_ = 0;
+    mie_ = mtvec_ = mscratch_ = mepc_ = mcause_ = 0;
     trap_record_ = {};
     mcountinhibit_ = 0xFFFFFFFDu; // CV32E40P resets with every implemented counter inhibited
     mhpmevent_.fill(0);
@@ -464,8 +464,7 @@ void Hart::take_trap(const TrapSignal& t) {
         return;
     }
     mepc_ = pc_;
-    mcause_ = t.cause;
-    mtval_ = t.tval;
+    mcause_ = t.cause; // mtval stays 0: CV32E40P does not implement it
     const uint32_t mie = (mstatus_ >> 3) & 1;
     mstatus_ = (mstatus_ & ~0x88u) | (mie << 7) | 0x1800u;
     // A fetch fault comes before its instruction issues, so issue_ is the previous one's: going back to it
@@ -480,7 +479,7 @@ void Hart::take_trap(const TrapSignal& t) {
 void Hart::architectural_state(std::vector<uint32_t>& out) const {
     out.assign(std::begin(x_), std::end(x_));
     out.insert(out.end(), std::begin(f_), std::end(f_));
-    out.insert(out.end(), {pc_, mstatus_, mie_, mtvec_, mscratch_, mepc_, mcause_, mtval_, fcsr()});
+    out.insert(out.end(), {pc_, mstatus_, mie_, mtvec_, mscratch_, mepc_, mcause_, fcsr()});
     for (const HwLoop& loop : loops_)
         out.insert(out.end(), {loop.start, loop.end, loop.count});
     // The performance counters are left out: a loop that reads none cannot tell them apart.

@@ -616,7 +616,7 @@ class Hart {
     std::pair<uint32_t, uint32_t> validated_[2] = {{1, 1}, {1, 1}};
 
     // CSR state
-    uint32_t mstatus_ = 0, mie_ = 0, mtvec_ = 0, mscratch_ = 0, mepc_ = 0, mcause_ = 0, mtval_ = 0;
+    uint32_t mstatus_ = 0, mie_ = 0, mtvec_ = 0, mscratch_ = 0, mepc_ = 0, mcause_ = 0;
     uint32_t mcountinhibit_ = 0;
     TrapRecord trap_record_;
     std::array<uint32_t, 32> mhpmevent_{};

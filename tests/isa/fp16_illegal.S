@@ -1,8 +1,8 @@
 /* Reserved encodings around Zfh and the PULP vectorial FP16 instructions raise an illegal-instruction
- * trap (mcause 2, mtval = the encoding) and leave rD alone; so does a rounding instruction that runs
- * with a reserved frm, while the instructions that do not round ignore frm. The handler records mcause
- * in a5 and mtval in a6 and skips the word. Operands: rd = 10, rs1 = 11, rs2 = 12 (rs3 = 13) where the
- * encoding has them. Xfvec words: 10 op5 rs2 rs1 R vfmt rd 0110011 (see sim/core/isa_xfvec.cpp).
+ * trap (mcause 2) and leave rD alone; so does a rounding instruction that runs with a reserved frm, while
+ * the instructions that do not round ignore frm. The handler records mcause in a5 and the trapping
+ * instruction (read at mepc) in a6 and skips the word. Operands: rd = 10, rs1 = 11, rs2 = 12 (rs3 = 13)
+ * where the encoding has them. Xfvec words: 10 op5 rs2 rs1 R vfmt rd 0110011 (see sim/core/isa_xfvec.cpp).
  */
 #include "test_macros.h"
 #include "xfvec.h"

@@ -1,5 +1,6 @@
 /* With a trap handler installed, a hardware-loop setup that breaks the CV32E40P rules raises an
- * illegal-instruction trap (mcause 2, mtval = the instruction) instead of ending the run. */
+ * illegal-instruction trap (mcause 2; mtval reads 0, as CV32E40P does not implement it) instead of ending
+ * the run. */
 #include "test_macros.h"
 #include "hwloop.h"
 
@@ -25,8 +26,7 @@ bad_setup:
     la t6, bad_setup + 4
     bne t5, t6, fail
     csrr t5, mtval
-    lw t6, bad_setup
-    bne t5, t6, fail
+    bnez t5, fail
     csrr t5, 0xcc2      /* the malformed loop was not armed */
     bnez t5, fail
 TEST_END

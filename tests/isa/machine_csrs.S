@@ -8,7 +8,10 @@
  * - The trigger module: tselect, tdata3, mcontext and scontext read 0; tdata1 reads the one mcontrol
  *   trigger (type 2, debug-mode only, action 1, m = 1, execute 0: 0x28001040); tinfo reads 1 << 2; tdata1
  *   and tdata2 change only from debug mode, so machine-mode writes leave them as they were.
- * The handler records mcause in a5 and mtval in a6 and skips the trapping 32-bit instruction.
+ * - mtval is not implemented: it reads 0 and ignores writes. mcause keeps bit 31 and bits 4:0, mie the
+ *   enables the core has (31:16 fast, 11 external, 7 timer, 3 software: IRQ_MASK 0xFFFF0888), and mimpid
+ *   reads 1 on a core with an FPU or the PULP extensions.
+ * The handler records mcause in a5 and the trapping instruction in a6 and skips the trapping 32-bit instruction.
  */
 #include "test_macros.h"
 
@@ -55,6 +58,13 @@ TEST_BEGIN
     TEST_CASE(24, a0, 0, csrr a0, 0x7a8)
     TEST_CASE(25, a0, 0, csrr a0, 0x7aa)
     TEST_CASE(26, a5, 0, li a5, 0; csrw 0x7a8, zero; csrw 0x7aa, zero)
+
+    /* What CV32E40P keeps of machine-mode writes, and its implementation ID. */
+    TEST_CASE(27, a0, 0, li t0, -1; csrw mtval, t0; csrr a0, mtval)
+    TEST_CASE(28, a0, 0x8000001F, li t0, -1; csrw mcause, t0; csrr a0, mcause)
+    TEST_CASE(29, a0, 0xFFFF0888, li t0, -1; csrw mie, t0; csrr a0, mie; csrw mie, zero)
+    TEST_CASE(30, a0, 1, csrr a0, mimpid)
+    TEST_CASE(31, a0, 2, TRAPS(csrw mimpid, zero); mv a0, a5)
     j pass
 
 SKIPPING_TRAP_HANDLER

@@ -54,14 +54,14 @@
     li t6, expected_bits;                                                                                    \
     bne t5, t6, fail;
 
-/* A trap handler `trap_handler` (aligned as mtvec requires its base) that records mcause in a5 and mtval in
- * a6 and resumes after the trapping 32-bit instruction. */
+/* A trap handler `trap_handler` (aligned as mtvec requires its base) that records mcause in a5 and the
+ * trapping 32-bit instruction, read at mepc, in a6 (CV32E40P's mtval always reads 0), and resumes after it. */
 #define SKIPPING_TRAP_HANDLER                                                                                \
     .balign 256;                                                                                             \
     trap_handler:                                                                                            \
     csrr a5, mcause;                                                                                         \
-    csrr a6, mtval;                                                                                          \
     csrr t0, mepc;                                                                                           \
+    lw a6, 0(t0);                                                                                            \
     addi t0, t0, 4;                                                                                          \
     csrw mepc, t0;                                                                                           \
     mret;

@@ -1,5 +1,5 @@
-/* Reserved encodings in the Xpulp opcodes raise an illegal-instruction trap (mcause 2, mtval = the
- * encoding) and leave rD alone. The handler records mcause in a5 and mtval in a6 and skips the word.
+/* Reserved encodings in the Xpulp opcodes raise an illegal-instruction trap (mcause 2) and leave rD alone.
+ * The handler records mcause in a5 and the trapping instruction (read at mepc) in a6 and skips the word.
  * Operands: rD = a0, rs1 = a1, rs2 = a2 where the encoding has them.
  */
 #include "test_macros.h"
