@@ -101,6 +101,26 @@ int run_in_slices(uint64_t slice_cycles, const Interrupts& interrupts) {
     return 0;
 }
 
+// The words the RISC-V architectural tests compare, between two symbols their model header defines.
+struct SignatureRange {
+    uint32_t begin = 0;
+    uint32_t bytes = 0;
+};
+
+SignatureRange signature_range(const std::string& program, const pulpsim::ElfImage& elf) {
+    const auto begin = elf.symbol("begin_signature");
+    const auto end = elf.symbol("end_signature");
+    if (!begin || !end)
+        throw std::runtime_error(fmt::format("{}: --signature needs the symbols begin_signature and "
+                                             "end_signature; the program has no {}",
+                                             program, begin ? "end_signature" : "begin_signature"));
+    if (*end < *begin || (*end - *begin) % 4 != 0 || *begin % 4 != 0)
+        throw std::runtime_error(fmt::format("{}: begin_signature {:#010x} and end_signature {:#010x} do not "
+                                             "mark whole aligned words",
+                                             program, *begin, *end));
+    return {*begin, *end - *begin};
+}
+
 } // namespace
 
 int command_run(const std::vector<std::string>& args) {
@@ -111,7 +131,8 @@ int command_run(const std::vector<std::string>& args) {
     std::string platform_file;
     std::vector<std::string> sets, symbols;
     std::string max_cycles = "10000000000", quantum, console, exit_addr, json_path, csv_path, memory_map,
-                profile_json, vcd_path, timeline_path, view_window, trace_path, trace_cores, trace_window;
+                profile_json, vcd_path, timeline_path, view_window, trace_path, trace_cores, trace_window,
+                signature_path;
     std::vector<std::string> trace_regions, view_regions;
     std::string log_level = "warn";
     desc.add_options()("help,h", "show this help")(
@@ -153,6 +174,10 @@ int command_run(const std::vector<std::string>& args) {
         "memory-mapped console: a store to ADDR prints its low byte")(
         "exit-addr", po::value(&exit_addr)->value_name("ADDR"),
         "memory-mapped exit: a store to ADDR ends the run")(
+        "signature", po::value(&signature_path)->value_name("FILE"),
+        "bare mode: after the run, write the memory from the program's begin_signature to its "
+        "end_signature symbol to FILE, one 32-bit word per line as 8 hex digits (the signature of the "
+        "RISC-V architectural tests)")(
         "memory", po::value(&memory_map)->value_name("MAP"),
         "bare mode: RAM regions the program is linked for, BASE:SIZE[,BASE:SIZE...] or a YAML file "
         "(instead of regions around its segments)")(
@@ -208,8 +233,10 @@ int command_run(const std::vector<std::string>& args) {
                                                                       s.substr(eq + 1), 0xffffffffu)));
     }
     // Tested by presence: an empty value is bad input, not an option left out.
-    if (!bare && (vm.count("console-addr") || vm.count("exit-addr") || vm.count("memory")))
-        throw UsageError("run: --console-addr, --exit-addr and --memory belong to bare mode (add --bare)");
+    if (!bare &&
+        (vm.count("console-addr") || vm.count("exit-addr") || vm.count("memory") || vm.count("signature")))
+        throw UsageError(
+            "run: --console-addr, --exit-addr, --memory and --signature belong to bare mode (add --bare)");
     const uint64_t cycle_limit = parse_number("--max-cycles", max_cycles);
     const bool show_progress = vm.count("progress") || isatty(STDERR_FILENO);
 
@@ -230,7 +257,8 @@ int command_run(const std::vector<std::string>& args) {
     std::vector<std::pair<std::string, std::string>> inputs{{"the program", program}};
     if (!platform_file.empty()) inputs.emplace_back("--platform", platform_file);
     if (vm.count("memory")) inputs.emplace_back("--memory", memory_map); // a file or BASE:SIZE text
-    for (const char* option : {"report-json", "report-csv", "profile-json", "vcd", "timeline", "trace"})
+    for (const char* option :
+         {"report-json", "report-csv", "profile-json", "vcd", "timeline", "trace", "signature"})
         if (vm.count(option)) outputs.emplace_back(option, vm[option].as<std::string>());
     if (vm.count("vcd")) outputs.emplace_back("vcd", vcd_path + ".gtkw");
     for (size_t i = 0; i < outputs.size(); ++i) {
@@ -272,6 +300,7 @@ int command_run(const std::vector<std::string>& args) {
     const pulpsim::ElfImage elf = pulpsim::ElfImage::load(program);
     pulpsim::check_region_names("--trace-region", trace_regions, elf);
     pulpsim::check_region_names("--view-region", view_regions, elf);
+    const SignatureRange signature = vm.count("signature") ? signature_range(program, elf) : SignatureRange{};
     spdlog::info("{}: entry {:#010x}, {} segments", program, elf.entry(), elf.segments().size());
 
     pulpsim::RunOutcome outcome;
@@ -331,6 +360,12 @@ int command_run(const std::vector<std::string>& args) {
         options.show_progress = show_progress;
         if (vm.count("memory")) options.memory_map = pulpsim::parse_memory_map(memory_map);
         bare_system = std::make_unique<pulpsim::BareSystem>("bare", elf, options);
+        if (vm.count("signature") &&
+            !bare_system->machine().memory().find_ram(signature.begin, std::max(signature.bytes, 1u)))
+            throw std::runtime_error(fmt::format("{}: the signature [{:#010x}, {:#010x}) lies outside every "
+                                                 "memory",
+                                                 program, signature.begin,
+                                                 uint64_t{signature.begin} + signature.bytes));
         if (profile) profile->attach(bare_system->machine().hart());
         if (profile && !view_regions.empty()) profile_filter.follow_regions(bare_system->machine().host());
         if (activity) activity->attach(bare_system->machine());
@@ -413,6 +448,15 @@ int command_run(const std::vector<std::string>& args) {
         reports.emplace_back(profile_json,
                              profile->json().dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
                                  "\n");
+    if (vm.count("signature")) {
+        std::vector<uint8_t> bytes(signature.bytes);
+        bare_system->machine().memory().read_bytes(signature.begin, bytes.data(), signature.bytes);
+        std::string lines;
+        for (size_t i = 0; i < bytes.size(); i += 4)
+            lines += fmt::format("{:08x}\n", bytes[i] | bytes[i + 1] << 8 | bytes[i + 2] << 16 |
+                                                 uint32_t{bytes[i + 3]} << 24);
+        reports.emplace_back(signature_path, std::move(lines));
+    }
     std::vector<std::pair<std::string, pulpsim::FileWriter>> files;
     for (const auto& [path, contents] : reports)
         files.emplace_back(path, [&contents = contents](std::ostream& os) { os << contents; });

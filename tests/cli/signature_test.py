@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""`pulpsim run --bare --signature FILE`: the words between the program's begin_signature and end_signature
+symbols, one per line as 8 hex digits, as the RISC-V architectural tests compare them; a program without
+the symbols, --signature without --bare, and a signature file that is also the JSON report are one-line
+errors with exit status 2 that leave no file behind.
+"""
+import argparse
+import os
+import subprocess
+import sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from checks import Checks, fresh_dir  # noqa: E402
+
+MASK = 0xFFFFFFFF
+# What signature.S stores, computed here from its operands; the fifth word keeps its initial value.
+EXPECTED = [(0x12345678 + 0x11111111) & MASK, (5 - 7) & MASK, (0x10001 * 0x10001) & MASK, (1 << 31) & MASK,
+            0xDEADBEEF]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sim", required=True)
+    ap.add_argument("--elf", required=True)
+    ap.add_argument("--no-signature-elf", required=True)
+    ap.add_argument("--workdir", required=True)
+    args = ap.parse_args()
+    w = fresh_dir(args.workdir)
+    check = Checks()
+
+    def run(elf, *extra, bare=True):
+        return subprocess.run([args.sim, "run", *(["--bare"] if bare else []), "-q", "--exit-addr", "0x20000004",
+                               *extra, elf], capture_output=True, text=True)
+
+    sig = os.path.join(w, "program.signature")
+    r = run(args.elf, "--signature", sig)
+    text = open(sig).read() if os.path.exists(sig) else None
+    want = "".join(f"{v:08x}\n" for v in EXPECTED)
+    check(r.returncode == 0 and text == want, f"the signature, one word per line ({r.returncode}: {text!r} "
+          f"{r.stderr.strip()[:200]})")
+
+    def refused(what, result, path, words):
+        lines = result.stderr.strip().splitlines()
+        check(result.returncode == 2 and len(lines) == 1 and all(x in lines[0] for x in words)
+              and not os.path.exists(path), f"{what}: one line, exit 2, no file ({result.returncode}: {lines})")
+
+    missing = os.path.join(w, "missing.signature")
+    refused("a program without the symbols", run(args.no_signature_elf, "--signature", missing), missing,
+            [args.no_signature_elf, "begin_signature"])
+    cluster = os.path.join(w, "cluster.signature")
+    refused("--signature without --bare", run(args.elf, "--signature", cluster, bare=False), cluster,
+            ["belong to bare mode"])
+    same = os.path.join(w, "same.txt")
+    refused("the signature and the JSON report in one file",
+            run(args.elf, "--signature", same, "--report-json", same), same, ["name the same file"])
+    return check.exit_status()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
