@@ -28,8 +28,8 @@
 //   cycle and with the integer pipeline.
 // - Width: a packed FP16 SIMD operation (vfmac.h, vfdotpex.s.h) counts as one operation, like FP32.
 // - The interconnect between cores and FPUs (no extra request/response cycles).
-// - Whether a core's other FP operations wait while its own div/sqrt is in flight: that is the core's
-//   rule (Hart::fpu_free_), not the pool's.
+// - Whether a core's FP operation waits for its own earlier ones still in flight: that is the core's
+//   dispatcher's rule (sim/core/fp_unit.hpp: apu_wait), applied before the core asks the pool.
 #pragma once
 
 #include <array>

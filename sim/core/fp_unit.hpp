@@ -22,15 +22,39 @@ inline fp::Rounding rounding(Hart& h, const DecodedInsn& d) {
     return static_cast<fp::Rounding>(rm);
 }
 
-// Every FP operation goes through an FPU: the core's own, blocked while its div/sqrt unit works, or one of
-// the cluster's shared FPUs, which other cores may hold.
+// CV32E40P's APU dispatcher (cv32e40p_apu_disp.sv) sorts FP operations by latency so that results return in
+// order: class 1 has latency 1 (FPU_*_LAT = 0), class 2 latency 2, class 3 anything longer and div/sqrt
+// (cv32e40p_decoder.sv: apu_lat). While an operation of class 2 or 3 is in flight, a new one of class 1 or 3
+// waits until that result is ready, and one of class 2 waits only for a class-3 one (stall_type). A CSR
+// instruction waits one cycle more (cv32e40p_id_stage.sv: csr_apu_stall), for every class 2 or 3 operation.
+inline unsigned apu_class(unsigned latency) {
+    return latency >= 3 ? 3 : latency;
+}
+inline uint64_t apu_wait(const Hart& h, unsigned cls) {
+    return cls == 2 ? h.apu_long_until_ : h.apu_busy_until_;
+}
+inline void apu_in_flight(Hart& h, unsigned cls, uint64_t ready) {
+    if (cls < 2) return;
+    h.apu_busy_until_ = std::max(h.apu_busy_until_, ready);
+    if (cls == 3) h.apu_long_until_ = std::max(h.apu_long_until_, ready);
+}
+inline uint64_t csr_wait(const Hart& h) {
+    return h.apu_busy_until_ ? h.apu_busy_until_ + 1 : 0;
+}
+
+// Every FP operation goes through an FPU: the core's own or one of the cluster's shared FPUs, which other
+// cores may hold; the core's dispatcher holds it back first while earlier operations are in flight.
 inline void issue(Hart& h, FpuOperation op) {
+    const auto kind = static_cast<unsigned>(op); // AddMul or Other
+    const unsigned cls = h.apu_class_[kind];
+    // Class 1, the single-cycle FPU's every operation, waits for everything in flight and leaves nothing.
+    h.delay_issue(cls == 2 ? h.apu_long_until_ : h.apu_busy_until_, StallKind::FpuDependency);
     if (h.fpu_arbiter_) [[unlikely]]
         h.delay_issue(h.fpu_lane_.unit ? h.fpu_lane_.grant(h.issue_)
                                        : h.fpu_arbiter_->issue(h.hartid(), h.issue_, op, 0),
                       StallKind::FpuContention);
-    else
-        h.delay_issue(h.fpu_free_, StallKind::FpuDependency);
+    if (cls != 1) [[unlikely]]
+        apu_in_flight(h, cls, h.issue_ + h.apu_latency_[kind]);
     ++h.stats_.fp_writebacks;
 }
 
@@ -79,10 +103,10 @@ inline unsigned divsqrt_cycles(const CoreTiming& t, DivSqrtFormat f, bool is_sqr
     return std::min(exact, t.fdiv_latency) + denormal_divisor;
 }
 
-// fdiv/fsqrt in two steps around the computation: the private unit must be free before it starts; the
-// result takes `latency` cycles (divsqrt_cycles), and the unit stays busy until it is done.
+// fdiv/fsqrt in two steps around the computation: a class-3 operation, it waits for every operation in
+// flight; the result takes `latency` cycles (divsqrt_cycles), and the unit stays busy until it is done.
 inline void divsqrt_begin(Hart& h) {
-    if (!h.fpu_arbiter_) h.delay_issue(h.fpu_free_, StallKind::FpuDependency);
+    h.delay_issue(apu_wait(h, 3), StallKind::FpuDependency);
     ++h.stats_.fp_writebacks;
 }
 inline void divsqrt_end(Hart& h, uint8_t result_slot, unsigned latency) {
@@ -91,7 +115,7 @@ inline void divsqrt_end(Hart& h, uint8_t result_slot, unsigned latency) {
                       StallKind::FpuContention);
     h.ready_[result_slot] = ready_entry(h.issue_ + latency, ReadyCause::Fpu);
     h.pending_ |= uint64_t{1} << result_slot;
-    h.fpu_free_ = h.issue_ + latency;
+    apu_in_flight(h, 3, h.issue_ + latency);
 }
 
 // Sets FP operand/result slots; `int_src`/`int_dst` mark the integer-register side of moves, compares and

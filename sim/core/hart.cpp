@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "core/decoder.hpp"
+#include "core/fp_unit.hpp"
 #include "core/hart_loop.hpp"
 
 namespace pulpsim {
@@ -34,7 +35,14 @@ const char* stall_name(StallKind kind) {
 }
 
 Hart::Hart(AddressMap& bus, HostInterface& host, const CoreTiming& timing, uint32_t hartid)
-    : bus_(bus), host_(host), timing_(timing), hartid_(hartid) {}
+    : bus_(bus), host_(host), timing_(timing), hartid_(hartid) {
+    const unsigned extra[2] = {timing.fpu_addmul_latency, timing.fpu_other_latency};
+    for (unsigned i = 0; i < 2; ++i) {
+        const unsigned latency = 1 + std::min(extra[i], 254u);
+        apu_latency_[i] = static_cast<uint8_t>(latency);
+        apu_class_[i] = static_cast<uint8_t>(isa::fpu::apu_class(latency));
+    }
+}
 
 void Hart::reset(uint32_t pc, uint32_t sp) {
     std::fill(std::begin(x_), std::end(x_), 0u);
@@ -46,7 +54,7 @@ void Hart::reset(uint32_t pc, uint32_t sp) {
     ready_.fill(0);
     pending_ = 0;
     stats_ = CoreStats{};
-    fpu_free_ = 0;
+    apu_busy_until_ = apu_long_until_ = 0;
     loops_ = {};
     hwloop_watch_[0] = hwloop_watch_[1] = 1;
     hwloop_armed_ = false;

@@ -412,7 +412,13 @@ class Hart {
             issue_ = cycle;
         }
     }
-    uint64_t fpu_free_ = 0;             // cycle at which the private div/sqrt unit takes a new operation
+    // The FP operations in flight, as CV32E40P's APU dispatcher sees them (fp_unit.hpp: apu_wait): the cycle
+    // the latest one of latency class 2 or 3 returns its result, and the latest one of class 3.
+    uint64_t apu_busy_until_ = 0;
+    uint64_t apu_long_until_ = 0;
+    // By FpuOperation AddMul, Other: the latency and its class, from the timing (no work per operation).
+    uint8_t apu_latency_[2] = {1, 1};
+    uint8_t apu_class_[2] = {1, 1};
     FpuArbiter* fpu_arbiter_ = nullptr; // shared FPUs; nullptr: a private CV32E40P FPU
     FpuLane fpu_lane_;                  // fpu_arbiter_'s lane for this core
     void set_fpu_arbiter(FpuArbiter* arbiter) {

@@ -34,7 +34,8 @@ LINE = re.compile(r"^\s*(\d+)\s+(\d+)\s+([0-9a-f]{8})\s+(\S+)\s+([0-9a-f]{8}|[0-
 # its first are on its line too (multi_cycle of mulh, div and split accesses, control of taken branches and
 # jumps). Costs as timing_test.cpp derives them from the CV32E40P manual: load 1 (+1 for a dependent next
 # instruction), taken branch 3, jump 2, +1 for a 32-bit target at pc % 4 == 2, jalr +1 after its operand's
-# producer, mulh 5, div 3 + leading zeros, fdiv/fsqrt 19 inexact, 6 + ceil(f/2) exact, 3 special, 5 overflow.
+# producer, mulh 5, div 3 + leading zeros, fdiv/fsqrt 19 inexact, 6 + ceil(f/2) exact, 3 special, 5 overflow;
+# a CSR instruction one cycle after the result of an FP operation with latency 2 or more.
 ADDI1 = ("addi", {}, 1)
 NESTED_INNER = [("cv.setupi", {}, 1)] + [ADDI1] * 6 + [ADDI1, ADDI1]
 
@@ -67,7 +68,7 @@ CASES = {
     19: [("fmul.s", {}, 1), ("fmadd.s", {}, 1), ("fmadd.s", {}, 1)],
     20: fp_then_use("fdiv.s", 19),
     21: fp_then_use("fdiv.s", 6),
-    22: [("fdiv.s", {}, 1), ADDI1],
+    22: [("fdiv.s", {}, 1), ("addi", {}, 19)],  # the closing csrr waits for the division: 19 + 1
     23: fp_then_use("fdiv.s", 19),  # an independent FP instruction waits for the busy div/sqrt unit
     24: [("flw", {}, 2), ("fadd.s", {"load_use": 1}, 1)],
     25: [("csrr", {}, 1)],
@@ -97,6 +98,14 @@ CASES = {
     55: fp_then_use("fdiv.s", 8),
     56: [("fdiv.s", {}, 19), ("fdiv.s", {"fpu_dependency": 18}, 19), ("fdiv.s", {"fpu_dependency": 18}, 17),
          ("fadd.s", {"fpu_dependency": 16}, 1)],
+    # A CSR instruction waits until one cycle after an FP result of latency 2 or more is ready.
+    57: [("fdiv.s", {}, 20), ("csrr", {"fpu_dependency": 19}, 1)],
+    58: [("fdiv.s", {}, 7), ("csrr", {"fpu_dependency": 6}, 1)],
+    59: [("fdiv.s", {}, 19), ("fdiv.s", {"fpu_dependency": 18}, 20)],
+    60: [("fadd.s", {}, 1), ("fmin.s", {}, 1)],
+    61: [("fmin.s", {}, 1), ("fadd.s", {}, 1)],
+    62: [("fadd.s", {}, 1)] * 4,
+    63: [("fadd.s", {}, 1), ("fdiv.s", {}, 20)],
 }
 
 

@@ -157,6 +157,20 @@ _start:
     fadd.s f5, f3, f3
     END(56)
 
+    /* What waits for the FP operations in flight (cv32e40p_apu_disp.sv, cv32e40p_id_stage.sv). */
+    fadd.s f3, f3, f3
+    BEGIN; fdiv.s f3, f1, f2; csrr a1, mscratch; END(57)             /* a CSR after an inexact fdiv */
+    fadd.s f3, f3, f3
+    BEGIN; fdiv.s f3, f1, f4; csrr a1, mscratch; END(58)             /* ... after an exact one */
+    fadd.s f3, f3, f3
+    BEGIN; fdiv.s f3, f1, f2; fdiv.s f5, f1, f2; END(59)            /* two independent divisions */
+    fadd.s f5, f5, f5
+    BEGIN; fadd.s f3, f1, f1; fmin.s f5, f1, f2; END(60)            /* add, then a compare-class op */
+    BEGIN; fmin.s f3, f1, f2; fadd.s f5, f1, f1; END(61)            /* and the other way round */
+    BEGIN; fadd.s f3, f1, f1; fadd.s f5, f1, f1; fadd.s f6, f1, f1; fadd.s f7, f1, f1; END(62)
+    BEGIN; fadd.s f3, f1, f1; fdiv.s f5, f1, f2; END(63)            /* a division after an add */
+    fadd.s f5, f5, f5
+
     li t5, 1
     la t6, tohost
     sw t5, 0(t6)

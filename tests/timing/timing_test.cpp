@@ -1,5 +1,5 @@
 // Cycle-exact costs of CV32E40P hazard sequences (sequences.S). Each expected value is derived from the
-// CV32E40P user manual's pipeline chapter; the comment says how.
+// CV32E40P user manual's pipeline chapter and its RTL (cv32e40p_*.sv); the comment says how.
 #include <gtest/gtest.h>
 
 #include "cluster/bare_system.hpp"
@@ -65,7 +65,11 @@ TEST(Timing, HazardSequencesWithSingleCycleFpu) {
                            {19, "fmul -> fmadd -> fmadd chain", 3},
                            {20, "fdiv (inexact, 19) -> dependent fadd: 19 + 1", 20},
                            {21, "fdiv 1/2 (exact, no fraction bits: 6) -> dependent fadd: 6 + 1", 7},
-                           {22, "fdiv then integer op: the core keeps issuing", 2},
+                           // A CSR instruction, the closing csrr of mcycle included, waits until one cycle
+                           // after the result of an FP operation in flight with latency 2 or more
+                           // (cv32e40p_id_stage.sv: csr_apu_stall while apu_busy): the core keeps issuing
+                           // integer work, but the measurement ends at 19 + 1.
+                           {22, "fdiv then integer op, then the closing csrr: 19 + 1", 20},
                            {23, "fdiv then independent FP op: the FPU is busy until the division ends", 20},
                            {24, "flw -> dependent fadd: load-use", 3},
                            {25, "csrr of a non-counter CSR", 1},
@@ -106,6 +110,15 @@ TEST(Timing, HazardSequencesWithSingleCycleFpu) {
                            {54, "fdiv 2^100 / 2^-120 (overflow: 5) -> fadd", 6},
                            {55, "fdiv 3 x 2^-149 / 2^-149 = 3 (f = 1: 7, denormal divisor +1) -> fadd", 9},
                            {56, "1/3 (19), /3 (19), /3 exact with f = 22 (17) -> fadd", 56},
+                           // What waits for the FP operations in flight (cv32e40p_apu_disp.sv: class 1 =
+                           // latency 1, 2 = latency 2, 3 = longer and div/sqrt; the RTL gives these).
+                           {57, "fdiv, csrr mscratch at 19 + 1, then the closing csrr", 21},
+                           {58, "exact fdiv (6), csrr at 6 + 1, closing csrr", 8},
+                           {59, "fdiv, independent fdiv waits for it: 19 + 19 + 1", 39},
+                           {60, "fadd, fmin: both class 1, no wait", 2},
+                           {61, "fmin, fadd", 2},
+                           {62, "four independent fadds", 4},
+                           {63, "fadd, fdiv (ready 1 + 19), closing csrr + 1", 21},
                        });
 }
 
@@ -113,22 +126,33 @@ TEST(Timing, FpuLatencyFromTheConfiguration) {
     CoreTiming one;
     one.fpu_addmul_latency = 1;
     const auto cost1 = measure(one);
-    expect_costs(cost1, {
-                            {18, "FPU_ADDMUL_LAT=1: fadd -> fadd costs one stall", 3},
-                            {19, "fmul -> fmadd -> fmadd: 1 + 2 + 2", 5},
-                            {22, "integer work unaffected", 2},
-                            {31, "vfmul.h -> vfmac.h -> vfmac.h: 1 + 2 + 2, as the fmadd.s chain", 5},
-                            {32, "fadd.h -> fadd.h: one stall", 3},
-                            {33, "vfdotpex.s.h -> vfdotpex.s.h: 1 + 2", 3},
-                            {37, "vfcpka.h.s is not an add/mul: no stall", 2},
-                        });
+    // Each sequence ends with its last result ready; the closing csrr of mcycle comes one cycle after it.
+    expect_costs(cost1,
+                 {
+                     {18, "FPU_ADDMUL_LAT=1: fadd -> fadd costs one stall: 2 + 2, csrr + 1", 5},
+                     {19, "fmul -> fmadd -> fmadd: 2 + 2 + 2, csrr + 1", 7},
+                     {22, "integer work unaffected; fdiv's 19 + 1", 20},
+                     {31, "vfmul.h -> vfmac.h -> vfmac.h: as the fmadd.s chain", 7},
+                     {32, "fadd.h -> fadd.h: 2 + 2 + 1", 5},
+                     {33, "vfdotpex.s.h -> vfdotpex.s.h: 2 + 2 + 1", 5},
+                     {37, "vfcpka.h.s (class 1), vfadd.h (class 2): 1 + 2 + 1", 4},
+                     // Class 2 after class 2 issues back to back; class 1 waits for a class 2 in flight.
+                     {60, "fadd (ready 2), fmin waits for it: 2 + 1", 3},
+                     {61, "fmin, fadd (ready 1 + 2), csrr + 1", 4},
+                     {62, "four pipelined fadds: 3 + 2 + 1", 6},
+                     {63, "fadd (ready 2), fdiv waits for it: 2 + 19 + 1", 22},
+                 });
     CoreTiming three;
     three.fpu_addmul_latency = 3;
     const auto cost3 = measure(three);
+    // Latency 4 is class 3: every later FP operation waits for it.
     expect_costs(cost3, {
-                            {18, "FPU_ADDMUL_LAT=3: 1 + 3 stalls + 1", 5},
-                            {19, "1 + 4 + 4", 9},
-                            {31, "vfmul.h -> vfmac.h -> vfmac.h: 1 + 4 + 4", 9},
+                            {18, "FPU_ADDMUL_LAT=3: 4 + 4, csrr + 1", 9},
+                            {19, "4 + 4 + 4 + 1", 13},
+                            {31, "vfmul.h -> vfmac.h -> vfmac.h: 4 + 4 + 4 + 1", 13},
+                            {60, "fadd (ready 4), fmin waits for it: 4 + 1", 5},
+                            {62, "four fadds, one after another: 4 x 4 + 1", 17},
+                            {63, "fadd (ready 4), fdiv: 4 + 19 + 1", 24},
                         });
 }
 
