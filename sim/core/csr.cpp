@@ -50,12 +50,15 @@ void Hart::counter_write(unsigned idx, uint64_t value) {
         counter_offset_[idx] = counter_source(idx) + (counts_instructions ? 1 : 0) - value;
 }
 
-bool Hart::csr_cost_is_long(uint16_t a) const {
+// The CSRs CV32E40P's decoder marks as status CSRs (csr_status_o): the controller flushes the pipeline
+// after them. frm and fcsr are such only when written (the next FP instruction needs the new frm).
+bool Hart::csr_cost_is_long(uint16_t a, bool writes) const {
     using namespace csr;
-    return a == kMstatus || a == kMepc || a == kMtvec || a == kMcause || a == kMcountinhibit ||
-           (a >= kMhpmevent3 && a <= kMhpmevent31) || (a >= kMcycle && a <= kMhpmcounter31) ||
-           (a >= kMcycleh && a <= kMhpmcounter31h) || (a >= kCycle && a <= kHpmcounter31) ||
-           (a >= kCycleh && a <= kHpmcounter31h) || (a >= 0x7B0 && a <= 0x7B3);
+    return (writes && (a == kFrm || a == kFcsr)) || a == kMstatus || a == kMepc || a == kMtvec ||
+           a == kMcause || a == kMcountinhibit || (a >= kMhpmevent3 && a <= kMhpmevent31) ||
+           (a >= kMcycle && a <= kMhpmcounter31) || (a >= kMcycleh && a <= kMhpmcounter31h) ||
+           (a >= kCycle && a <= kHpmcounter31) || (a >= kCycleh && a <= kHpmcounter31h) ||
+           (a >= 0x7B0 && a <= 0x7B3);
 }
 
 uint32_t Hart::peek_csr(uint16_t addr) const {

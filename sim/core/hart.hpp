@@ -444,7 +444,7 @@ class Hart {
     [[noreturn]] void constraint_violation(uint32_t raw, std::string message);
     uint32_t csr_read(uint16_t addr, bool& ok);
     bool csr_write(uint16_t addr, uint32_t value);
-    bool csr_cost_is_long(uint16_t addr) const;
+    bool csr_cost_is_long(uint16_t addr, bool writes) const;
     void do_ecall();
     void do_mret();
     void fence_i();

@@ -1,4 +1,5 @@
-// Zicsr: CSR read/modify/write instructions (4 cycles for counters and trap CSRs, 1 otherwise).
+// Zicsr: CSR read/modify/write instructions (4 cycles for counters, trap CSRs and writes of frm and fcsr,
+// 1 otherwise).
 #include "core/decoder.hpp"
 #include "core/fp_unit.hpp"
 
@@ -20,7 +21,7 @@ template <CsrOp op, bool imm> void csr_access(Hart& h, const DecodedInsn& d) {
         uint32_t next = op == kWrite ? operand : op == kSet ? old | operand : old & ~operand;
         if (!h.csr_write(addr, next)) h.trap(cause::kIllegalInstruction, d.raw);
     }
-    if (h.csr_cost_is_long(addr)) h.add_stall(StallKind::MultiCycle, 3);
+    if (h.csr_cost_is_long(addr, writes)) h.add_stall(StallKind::MultiCycle, 3);
     h.x_[d.rd] = old;
 }
 

@@ -106,6 +106,15 @@ CASES = {
     61: [("fmin.s", {}, 1), ("fadd.s", {}, 1)],
     62: [("fadd.s", {}, 1)] * 4,
     63: [("fadd.s", {}, 1), ("fdiv.s", {}, 20)],
+    # Fences: 4 cycles; jalr with rd = rs1 one more; a write of frm flushes like the trap CSRs.
+    64: [("fence", {"control": 3}, 4)],
+    65: [("fence.i", {"control": 3}, 4)],
+    66: [("sw", {}, 1), ("fence", {"control": 3}, 4)],
+    67: [("mv", {}, 1), ("jalr", {"jump_register": 2, "control": 1}, 4)],
+    68: [("jalr", {"jump_register": 1, "control": 1}, 3)],
+    69: [("fsrm", {"multi_cycle": 3}, 4)],
+    70: [("frrm", {}, 1)],
+    71: [("fsflags", {}, 1)],
 }
 
 

@@ -171,6 +171,20 @@ _start:
     BEGIN; fadd.s f3, f1, f1; fdiv.s f5, f1, f2; END(63)            /* a division after an add */
     fadd.s f5, f5, f5
 
+    /* Fences, jalr linking into its own base register, frm writes (cv32e40p_controller.sv). */
+    BEGIN; fence; END(64)
+    BEGIN; fence.i; END(65)
+    BEGIN; sw a0, 0(s1); fence; END(66)
+    la a5, 1f
+    BEGIN; addi a5, a5, 0; jalr a5, 0(a5); 1: END(67)               /* rd = rs1, just produced */
+    la a5, 1f
+    nop; nop
+    BEGIN; jalr a5, 0(a5); 1: END(68)                               /* rd = rs1, produced long ago */
+    frrm a1
+    BEGIN; fsrm a1; END(69)                                         /* writing frm flushes */
+    BEGIN; frrm a1; END(70)                                         /* reading it does not */
+    BEGIN; fsflags a1; END(71)                                      /* nor does writing fflags */
+
     li t5, 1
     la t6, tohost
     sw t5, 0(t6)
@@ -188,4 +202,4 @@ one:    .word 0x3f800000, 0x40400000, 0x40000000
 halves: .word 0xffff3c00, 0xffff4200, 0x42003c00, 0x42004200
 divsqrt_operands: .word 0x41100000, 0x41000000, 0x40100000, 0x43800000, 0x71800000, 0x03800000, 3, 1
     .globl results
-results: .space 4 * 64
+results: .space 4 * 72

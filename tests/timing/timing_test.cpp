@@ -20,8 +20,8 @@ std::vector<uint32_t> measure(const CoreTiming& timing) {
     const CoreStats& stats = machine.hart().stats();
     EXPECT_EQ(machine.hart().cycle(), stats.instret() + stats.total_stalls())
         << "every cycle is an issue or a stall";
-    std::vector<uint32_t> words(64);
-    machine.memory().read_bytes(*elf.symbol("results"), words.data(), 64 * 4);
+    std::vector<uint32_t> words(72);
+    machine.memory().read_bytes(*elf.symbol("results"), words.data(), 72 * 4);
     std::vector<uint32_t> cost(words.size());
     for (size_t i = 0; i < words.size(); ++i)
         cost[i] = words[i] - words[0];
@@ -119,6 +119,19 @@ TEST(Timing, HazardSequencesWithSingleCycleFpu) {
                            {61, "fmin, fadd", 2},
                            {62, "four independent fadds", 4},
                            {63, "fadd, fdiv (ready 1 + 19), closing csrr + 1", 21},
+                           // Both fences drain EX and WB, then jump to the next instruction
+                           // (cv32e40p_controller.sv FLUSH_EX, FLUSH_WB): 2 + 2, whatever came before.
+                           {64, "fence: 4", 4},
+                           {65, "fence.i: 4", 4},
+                           {66, "sw, fence: 1 + 4", 5},
+                           // In the cycle after jalr jumps, its own link write in EX meets its hazard
+                           // check when rd = rs1 (jr_stall): one cycle more.
+                           {67, "addi, dependent jalr with rd = rs1: 1 + 2 + 1 hazard + 1", 5},
+                           {68, "jalr with rd = rs1, old operand: 2 + 1", 3},
+                           // frm and fcsr are status CSRs when written (cv32e40p_decoder.sv csr_status_o).
+                           {69, "fsrm: 1 + 3", 4},
+                           {70, "frrm: 1", 1},
+                           {71, "fsflags: 1", 1},
                        });
 }
 
