@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <numeric>
 
 #include "core/decoder.hpp"
 #include "core/float_ops.hpp"
@@ -61,12 +62,14 @@ inline void issue(Hart& h, FpuOperation op) {
 // The cycles from an fdiv/fsqrt entering EX to a dependent instruction entering EX, as CV32E40P v2's
 // div/sqrt unit takes them: cvfpu's fpnew_divsqrt_th_32 (cv32e40p_fp_wrapper.sv: PulpDivsqrt = 0), T-Head's
 // radix-4 SRT divider (pa_fdsu_ctrl.v), with one output register. Its iteration counter stops early when the
-// partial remainder reaches zero, so an exact result takes fewer cycles the fewer fraction bits its quotient
-// has: 6 + ceil(f / 2) for f fraction bits (1/2: 6, 3/2: 7, 9/8: 8), up to the 19 of an inexact result
-// (15 iterations + 4). Special operands (zero, infinity, NaN, division by zero, the root of a negative)
-// skip the iterations: 3. An overflow or a quotient far below the denormal range takes one iteration: 5.
-// A denormal divisor costs one more cycle to prepare. `latency` (fpu.divsqrt_latency) is the inexact
-// figure and `exact_latency` (fpu.divsqrt_exact_latency) the exact one with no fraction bits.
+// partial remainder reaches zero, so a quotient of the significands that is exact takes fewer cycles the
+// fewer fraction bits it has: 6 + ceil(f / 2) for f fraction bits (1/2: 6, 3/2: 7, 9/8: 8), up to the 19 of
+// one that is not (15 iterations + 4). Whether the IEEE result is then rounded (a denormal) does not matter.
+// Special operands (zero, infinity, NaN, division by zero, the root of a negative) skip the iterations: 3.
+// So does a division whose exponents alone put the result past the largest finite value or below half the
+// smallest denormal (ea - eb >= emax + 2, or <= emin - mantissa bits - 2): 5. A denormal divisor costs one
+// more cycle to prepare. `latency` (fpu.divsqrt_latency) is the inexact figure and `exact_latency`
+// (fpu.divsqrt_exact_latency) the exact one with no fraction bits.
 struct DivSqrtFormat {
     unsigned mantissa_bits; // 23 for binary32, 10 for binary16
     unsigned exponent_bits; // 8, 5
@@ -79,28 +82,44 @@ inline unsigned divsqrt_cycles(const CoreTiming& t, DivSqrtFormat f, bool is_sqr
                                uint32_t result, uint8_t flags) {
     const uint32_t mant_mask = (1u << f.mantissa_bits) - 1, exp_max = (1u << f.exponent_bits) - 1;
     const uint32_t sign_bit = 1u << (f.mantissa_bits + f.exponent_bits);
+    const int bias = static_cast<int>(exp_max / 2);
     auto exponent = [&](uint32_t x) { return (x >> f.mantissa_bits) & exp_max; };
     auto special = [&](uint32_t x) { return exponent(x) == exp_max || (x & (sign_bit - 1)) == 0; };
     if (special(a) || (is_sqrt ? (a & sign_bit) != 0 : special(b))) return kDivSqrtSpecialCycles;
-    if (flags & (fp::kOverflow | fp::kUnderflow) && (flags & fp::kOverflow || (result & (sign_bit - 1)) == 0))
-        return kDivSqrtSkipCycles;
-    const unsigned denormal_divisor = !is_sqrt && exponent(b) == 0 ? 1 : 0;
-    if (flags & fp::kInexact) return t.fdiv_latency + denormal_divisor;
-    // Fraction bits of the exact quotient of the significands (below 1 when a's is the smaller: one more
-    // bit than the normalised result has).
-    auto significand = [&](uint32_t x) {
+    // The significand with its leading one at bit mantissa_bits, and the unbiased exponent (denormals
+    // normalised).
+    auto normalised = [&](uint32_t x, int& e) {
         uint32_t m = x & mant_mask;
-        if (exponent(x) != 0) return m | (mant_mask + 1);
-        while (m && !(m & (mant_mask + 1)))
-            m <<= 1; // denormal: normalised
+        if (exponent(x) != 0) {
+            e = static_cast<int>(exponent(x)) - bias;
+            return m | (mant_mask + 1);
+        }
+        e = 1 - bias;
+        while (!(m & (mant_mask + 1))) {
+            m <<= 1;
+            --e;
+        }
         return m;
     };
-    const uint32_t r = significand(result);
-    unsigned fraction =
-        r & mant_mask ? f.mantissa_bits - static_cast<unsigned>(std::countr_zero(r & mant_mask)) : 0;
-    if (!is_sqrt && significand(a) < significand(b)) ++fraction;
-    const unsigned exact = t.fdiv_exact_latency + (fraction + 1) / 2;
-    return std::min(exact, t.fdiv_latency) + denormal_divisor;
+    if (is_sqrt) {
+        if (flags & fp::kInexact) return t.fdiv_latency;
+        int e = 0;
+        const uint32_t r = normalised(result, e);
+        const unsigned fraction =
+            r & mant_mask ? f.mantissa_bits - static_cast<unsigned>(std::countr_zero(r & mant_mask)) : 0;
+        return std::min(t.fdiv_exact_latency + (fraction + 1) / 2, t.fdiv_latency);
+    }
+    int ea = 0, eb = 0;
+    const uint64_t sa = normalised(a, ea), sb = normalised(b, eb);
+    const unsigned denormal_divisor = exponent(b) == 0 ? 1 : 0;
+    const int emin_denormal = 1 - bias - static_cast<int>(f.mantissa_bits);
+    if (ea - eb >= bias + 2 || ea - eb <= emin_denormal - 2) return kDivSqrtSkipCycles + denormal_divisor;
+    // sa / sb in lowest terms is exact iff its denominator is a power of two, 2^k; the quotient the unit
+    // iterates on (below 1 when sa < sb) then has k fraction bits.
+    const uint64_t den = sb / std::gcd(sa, sb);
+    if (!std::has_single_bit(den)) return t.fdiv_latency + denormal_divisor;
+    const auto fraction = static_cast<unsigned>(std::countr_zero(den));
+    return std::min(t.fdiv_exact_latency + (fraction + 1) / 2, t.fdiv_latency) + denormal_divisor;
 }
 
 // fdiv/fsqrt in two steps around the computation: a class-3 operation, it waits for every operation in

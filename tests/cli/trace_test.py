@@ -115,6 +115,8 @@ CASES = {
     69: [("fsrm", {"multi_cycle": 3}, 4)],
     70: [("frrm", {}, 1)],
     71: [("fsflags", {}, 1)],
+    72: fp_then_use("fdiv.s", 18), 73: fp_then_use("fdiv.s", 6), 74: fp_then_use("fdiv.s", 7),
+    75: fp_then_use("fdiv.s", 6),
 }
 
 

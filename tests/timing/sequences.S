@@ -185,6 +185,16 @@ _start:
     BEGIN; frrm a1; END(70)                                         /* reading it does not */
     BEGIN; fsflags a1; END(71)                                      /* nor does writing fflags */
 
+    /* Divisions whose result overflows or is denormal: the exponents decide whether the unit iterates. */
+    li t3, 0x7f7fffff; fmv.w.x f20, t3; li t3, 0x3f000000; fmv.w.x f21, t3
+    BEGIN; fdiv.s f3, f20, f21; fadd.s f5, f3, f3; END(72)          /* max / 0.5: ea - eb = 128 */
+    li t3, 0x7f000000; fmv.w.x f20, t3
+    BEGIN; fdiv.s f3, f20, f21; fadd.s f5, f3, f3; END(73)          /* 2^127 / 0.5 = 2^128 */
+    li t3, 0x00000003; fmv.w.x f20, t3; li t3, 0x40000000; fmv.w.x f21, t3
+    BEGIN; fdiv.s f3, f20, f21; fadd.s f5, f3, f3; END(74)          /* 3 x 2^-149 / 2: rounded denormal */
+    li t3, 0x00800000; fmv.w.x f20, t3; li t3, 0x4b800000; fmv.w.x f21, t3
+    BEGIN; fdiv.s f3, f20, f21; fadd.s f5, f3, f3; END(75)          /* 2^-126 / 2^24 = 2^-150 */
+
     li t5, 1
     la t6, tohost
     sw t5, 0(t6)
@@ -202,4 +212,4 @@ one:    .word 0x3f800000, 0x40400000, 0x40000000
 halves: .word 0xffff3c00, 0xffff4200, 0x42003c00, 0x42004200
 divsqrt_operands: .word 0x41100000, 0x41000000, 0x40100000, 0x43800000, 0x71800000, 0x03800000, 3, 1
     .globl results
-results: .space 4 * 72
+results: .space 4 * 76

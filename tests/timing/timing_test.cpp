@@ -20,8 +20,8 @@ std::vector<uint32_t> measure(const CoreTiming& timing) {
     const CoreStats& stats = machine.hart().stats();
     EXPECT_EQ(machine.hart().cycle(), stats.instret() + stats.total_stalls())
         << "every cycle is an issue or a stall";
-    std::vector<uint32_t> words(72);
-    machine.memory().read_bytes(*elf.symbol("results"), words.data(), 72 * 4);
+    std::vector<uint32_t> words(76);
+    machine.memory().read_bytes(*elf.symbol("results"), words.data(), 76 * 4);
     std::vector<uint32_t> cost(words.size());
     for (size_t i = 0; i < words.size(); ++i)
         cost[i] = words[i] - words[0];
@@ -132,6 +132,13 @@ TEST(Timing, HazardSequencesWithSingleCycleFpu) {
                            {69, "fsrm: 1 + 3", 4},
                            {70, "frrm: 1", 1},
                            {71, "fsflags: 1", 1},
+                           // The unit skips its iterations only when ea - eb alone puts the result past
+                           // emax + 1 or below emin_denormal - 1 (5); otherwise an exact quotient of the
+                           // significands takes 6 + ceil(f / 2), rounded to a denormal or not.
+                           {72, "max / 0.5 = overflow, but ea - eb = 128 and f = 23: 6 + 12 -> fadd", 19},
+                           {73, "2^127 / 0.5, ea - eb = 128, f = 0: 6 -> fadd", 7},
+                           {74, "3 x 2^-149 / 2 = 1.5 x 2^-149, rounded; f = 1: 7 -> fadd", 8},
+                           {75, "2^-126 / 2^24, ea - eb = -150, f = 0: 6 -> fadd", 7},
                        });
 }
 
