@@ -49,7 +49,7 @@ inline void issue(Hart& h, FpuOperation op) {
     const auto kind = static_cast<unsigned>(op); // AddMul or Other
     const unsigned cls = h.apu_class_[kind];
     // Class 1, the single-cycle FPU's every operation, waits for everything in flight and leaves nothing.
-    h.delay_issue(cls == 2 ? h.apu_long_until_ : h.apu_busy_until_, StallKind::FpuDependency);
+    h.delay_issue(apu_wait(h, cls), StallKind::FpuDependency);
     if (h.fpu_arbiter_) [[unlikely]]
         h.delay_issue(h.fpu_lane_.unit ? h.fpu_lane_.grant(h.issue_)
                                        : h.fpu_arbiter_->issue(h.hartid(), h.issue_, op, 0),
