@@ -77,7 +77,11 @@ uint32_t Hart::csr_read(uint16_t a, bool& ok) {
     case kFflags: return fflags_;
     case kFrm: return frm_;
     case kFcsr: return fcsr();
-    case kMstatus: return mstatus_ | ((mstatus_ & kFsMask) == kFsDirty ? 0x80000000u : 0u);
+    case kMstatus: {
+        uint32_t status = mstatus_;
+        if (issue_ < fs_dirty_seen_from_) status = (status & ~kFsMask) | fs_before_load_; // see fp_gate
+        return status | ((status & kFsMask) == kFsDirty ? 0x80000000u : 0u);
+    }
     case kTselect:
     case kTdata3:
     case kMcontext:

@@ -321,6 +321,12 @@ void Hart::fp_gate(Hart& h, const DecodedInsn& d) {
     if ((h.mstatus_ & kFsMask) == 0) h.trap(cause::kIllegalInstruction, d.raw);
     const DecodedInsn own = decode(d.raw, h.timing_);
     own.exec(h, d);
+    if (d.cls == InsnClass::FpLoad) {
+        // A load writes its register in WB, and FS turns Dirty in the cycle after that write
+        // (cv32e40p_cs_registers.sv, fregs_we_i): the CSR instruction right behind it still reads the old FS.
+        h.fs_before_load_ = h.mstatus_ & kFsMask;
+        h.fs_dirty_seen_from_ = h.issue_ + 2;
+    }
     // A store only reads the FP state; anything else writes a register or the flags.
     if (d.cls != InsnClass::FpStore) h.mstatus_ |= kFsDirty;
     if ((h.mstatus_ & kFsMask) == kFsDirty) {
@@ -427,7 +433,28 @@ void Hart::do_ecall() {
 void Hart::do_mret() {
     const uint32_t mpie = (mstatus_ >> 7) & 1;
     mstatus_ = (mstatus_ & ~0x8u) | (mpie << 3) | 0x80u;
-    jump_to(mepc_, 2);
+    // cv32e40p_controller.sv: DECODE, FLUSH_EX, FLUSH_WB, then XRET_JUMP sets the pc; two cycles to fetch.
+    jump_to(mepc_, 4);
+}
+
+// From the trapping instruction's issue to the handler's first instruction, as CV32E40P's controller takes
+// them (cv32e40p_controller.sv): DECODE, FLUSH_EX (until EX is valid), FLUSH_WB, which sets the pc, and two
+// cycles to fetch: 4. An illegal instruction goes to EX with its enables cleared (deassert_we), a bubble that
+// never becomes valid, so FLUSH_EX waits for the next one (cv32e40p_id_stage.sv fills an empty EX with
+// alu_en): 5. A CSR instruction that is illegal keeps csr_access, so it takes 4 like ecall and ebreak.
+// CV32E40P without a PMP raises no load or store access fault, so those keep the 3 of a taken jump.
+unsigned Hart::trap_entry_cycles(const TrapSignal& t) {
+    switch (t.cause) {
+    case cause::kEcallM:
+    case cause::kBreakpoint: return 4;
+    case cause::kIllegalInstruction: {
+        const uint32_t raw = t.tval; // the instruction word, for an illegal instruction
+        const uint32_t funct3 = (raw >> 12) & 7;
+        const bool csr_access = (raw & 0x7f) == 0x73 && funct3 != 0 && funct3 != 4;
+        return csr_access ? 4 : 5;
+    }
+    default: return 3;
+    }
 }
 
 void Hart::take_trap(const TrapSignal& t) {
@@ -475,10 +502,16 @@ void Hart::take_trap(const TrapSignal& t) {
     mcause_ = t.cause; // mtval stays 0: CV32E40P does not implement it
     const uint32_t mie = (mstatus_ >> 3) & 1;
     mstatus_ = (mstatus_ & ~0x88u) | (mie << 7) | 0x1800u;
-    // A fetch fault comes before its instruction issues, so issue_ is the previous one's: going back to it
-    // would let a handler that itself cannot be fetched trap forever without time passing.
-    cycle_ = t.cause == cause::kInstrAccessFault ? std::max(cycle_, issue_ + 1) : issue_ + 1;
-    add_stall(StallKind::Control, 2);
+    if (t.cause == cause::kInstrAccessFault) {
+        // A fetch fault comes before its instruction issues, so issue_ is the previous one's: going back to
+        // it would let a handler that itself cannot be fetched trap forever without time passing.
+        cycle_ = std::max(cycle_, issue_ + 1);
+        add_stall(StallKind::Control, 2);
+    } else {
+        // The trapping instruction retires nothing: its cycles, from its issue, are the trap's.
+        cycle_ = issue_;
+        add_stall(StallKind::Control, trap_entry_cycles(t));
+    }
     pc_ = mtvec_ & ~3u;
     trap_record_ = {trap_record_.count + 1, t.cause, mepc_, pc_};
     if (trap_loop_watch_) check_trap_loop();

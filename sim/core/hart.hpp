@@ -558,6 +558,7 @@ class Hart {
     uint32_t fetch_parcel(uint32_t addr);
     void stall_on_operands(uint64_t need);
     void take_trap(const TrapSignal& t);
+    static unsigned trap_entry_cycles(const TrapSignal& t);
     void hwloop_wrap();
     void hwloop_validate(uint32_t raw, unsigned l);
     void update_hwloop_watch();
@@ -623,6 +624,9 @@ class Hart {
 
     // CSR state
     uint32_t mstatus_ = 0, mie_ = 0, mtvec_ = 0, mscratch_ = 0, mepc_ = 0, mcause_ = 0;
+    // The FS an FP load found, which a CSR read issued before fs_dirty_seen_from_ still sees (fp_gate).
+    uint32_t fs_before_load_ = 0;
+    uint64_t fs_dirty_seen_from_ = 0;
     uint32_t mcountinhibit_ = 0;
     TrapRecord trap_record_;
     std::array<uint32_t, 32> mhpmevent_{};

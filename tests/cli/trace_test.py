@@ -35,7 +35,8 @@ LINE = re.compile(r"^\s*(\d+)\s+(\d+)\s+([0-9a-f]{8})\s+(\S+)\s+([0-9a-f]{8}|[0-
 # jumps). Costs as timing_test.cpp derives them from the CV32E40P manual: load 1 (+1 for a dependent next
 # instruction), taken branch 3, jump 2, +1 for a 32-bit target at pc % 4 == 2, jalr +1 after its operand's
 # producer, mulh 5, div 3 + leading zeros, fdiv/fsqrt 19 inexact, 6 + ceil(f/2) exact, 3 special, 5 overflow;
-# a CSR instruction one cycle after the result of an FP operation with latency 2 or more.
+# a CSR instruction one cycle after the result of an FP operation with latency 2 or more; a trap 4 (5 for an
+# illegal instruction that is not a CSR access), mret 5.
 ADDI1 = ("addi", {}, 1)
 NESTED_INNER = [("cv.setupi", {}, 1)] + [ADDI1] * 6 + [ADDI1, ADDI1]
 
@@ -46,6 +47,13 @@ def divide(mnemonic, cycles):
 
 def fp_then_use(mnemonic, latency, user="fadd.s"):
     return [(mnemonic, {}, latency), (user, {"fpu_dependency": latency - 1} if latency > 1 else {}, 1)]
+
+
+def trapped(entry):
+    """A trap `entry` cycles long: the trapping instruction retires nothing, so the opening csrr's next line is
+    the handler's first, with the trap's cycles as its control stall; the handler sets mepc (4) and returns
+    (mret, 5)."""
+    return ("trap", entry, [("csrw", {"control": entry, "multi_cycle": 3}, 4), ("mret", {"control": 4}, 5)])
 
 
 CASES = {
@@ -117,6 +125,9 @@ CASES = {
     71: [("fsflags", {}, 1)],
     72: fp_then_use("fdiv.s", 18), 73: fp_then_use("fdiv.s", 6), 74: fp_then_use("fdiv.s", 7),
     75: fp_then_use("fdiv.s", 6),
+    76: trapped(4), 77: trapped(4), 78: trapped(5), 79: trapped(4),
+    80: [("mret", {"control": 4}, 5)],
+    81: trapped(5),
 }
 
 
@@ -197,7 +208,11 @@ def main():
         if index not in cases:
             continue
         span = cases[index][0]
-        full = [("csrr", {"multi_cycle": 3}, 4)] + expected  # csrr of mcycle: 4 cycles
+        opening = 4  # csrr of mcycle: 4 cycles
+        if expected and expected[0] == "trap":
+            opening += expected[1]
+            expected = expected[2]
+        full = [("csrr", {"multi_cycle": 3}, opening)] + expected
         got = [(mnemonic(ln), ln["stalls"], nxt["cycle"] - ln["cycle"]) for ln, nxt in zip(span, span[1:])]
         if not check(got == full, f"case {index}: per-line mnemonics, stalls and cycles to the next line"):
             print("    expected", full)

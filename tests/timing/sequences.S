@@ -195,10 +195,37 @@ _start:
     li t3, 0x00800000; fmv.w.x f20, t3; li t3, 0x4b800000; fmv.w.x f21, t3
     BEGIN; fdiv.s f3, f20, f21; fadd.s f5, f3, f3; END(75)          /* 2^-126 / 2^24 = 2^-150 */
 
+    /* Traps and mret (cv32e40p_controller.sv). The handler, trap_return, sets mepc to t4 (4 cycles, a
+     * status CSR) and returns (mret): each trap case costs its entry + 4 + 5. */
+    la t3, trap_return
+    csrw mtvec, t3
+    la t4, 1f
+    BEGIN; ecall; 1: END(76)
+    la t4, 1f
+    BEGIN; ebreak; 1: END(77)
+    la t4, 1f
+    BEGIN; .word 0; 1: END(78)                                      /* c.unimp: illegal in the decoder */
+    la t4, 1f
+    BEGIN; csrw mvendorid, zero; 1: END(79)                         /* a write of a read-only CSR */
+    la t4, 1f
+    csrw mepc, t4
+    BEGIN; mret; 1: END(80)
+    li t3, 5
+    fsrm t3
+    la t4, 1f
+    BEGIN; fadd.s f3, f1, f1; 1: END(81)                            /* dynamic rounding, frm reserved */
+    fsrm zero
+    csrw mtvec, zero
+
     li t5, 1
     la t6, tohost
     sw t5, 0(t6)
 1:  j 1b
+
+    .balign 256 /* CV32E40P's mtvec holds a 256-byte aligned base */
+trap_return:
+    csrw mepc, t4
+    mret
 
     .section .tohost, "aw"
     .balign 8
@@ -212,4 +239,4 @@ one:    .word 0x3f800000, 0x40400000, 0x40000000
 halves: .word 0xffff3c00, 0xffff4200, 0x42003c00, 0x42004200
 divsqrt_operands: .word 0x41100000, 0x41000000, 0x40100000, 0x43800000, 0x71800000, 0x03800000, 3, 1
     .globl results
-results: .space 4 * 76
+results: .space 4 * 82

@@ -20,8 +20,8 @@ std::vector<uint32_t> measure(const CoreTiming& timing) {
     const CoreStats& stats = machine.hart().stats();
     EXPECT_EQ(machine.hart().cycle(), stats.instret() + stats.total_stalls())
         << "every cycle is an issue or a stall";
-    std::vector<uint32_t> words(76);
-    machine.memory().read_bytes(*elf.symbol("results"), words.data(), 76 * 4);
+    std::vector<uint32_t> words(82);
+    machine.memory().read_bytes(*elf.symbol("results"), words.data(), 82 * 4);
     std::vector<uint32_t> cost(words.size());
     for (size_t i = 0; i < words.size(); ++i)
         cost[i] = words[i] - words[0];
@@ -139,6 +139,17 @@ TEST(Timing, HazardSequencesWithSingleCycleFpu) {
                            {73, "2^127 / 0.5, ea - eb = 128, f = 0: 6 -> fadd", 7},
                            {74, "3 x 2^-149 / 2 = 1.5 x 2^-149, rounded; f = 1: 7 -> fadd", 8},
                            {75, "2^-126 / 2^24, ea - eb = -150, f = 0: 6 -> fadd", 7},
+                           // A trap drains EX and WB before the pc is set (DECODE, FLUSH_EX, FLUSH_WB) and
+                           // the handler's first instruction takes two cycles to fetch: 4. An illegal
+                           // instruction that is not a CSR access enters EX as a bubble that never becomes
+                           // valid (deassert_we), so FLUSH_EX waits one cycle more: 5. mret adds XRET_JUMP:
+                           // 5. The handler: csrw mepc (a status CSR, 4) and mret (5).
+                           {76, "ecall: 4 + 4 + 5", 13},
+                           {77, "ebreak: 4 + 4 + 5", 13},
+                           {78, "c.unimp, illegal in the decoder: 5 + 4 + 5", 14},
+                           {79, "csrw of a read-only CSR, an illegal CSR access: 4 + 4 + 5", 13},
+                           {80, "mret: 5", 5},
+                           {81, "fadd.s with a reserved frm, illegal in the decoder: 5 + 4 + 5", 14},
                        });
 }
 
