@@ -37,7 +37,10 @@ inline uint64_t apu_wait(const Hart& h, unsigned cls) {
 inline void apu_in_flight(Hart& h, unsigned cls, uint64_t ready) {
     if (cls < 2) return;
     h.apu_busy_until_ = std::max(h.apu_busy_until_, ready);
-    if (cls == 3) h.apu_long_until_ = std::max(h.apu_long_until_, ready);
+    if (cls == 3) {
+        h.apu_long_until_ = std::max(h.apu_long_until_, ready);
+        h.apu_port_write_ = ready;
+    }
 }
 inline uint64_t csr_wait(const Hart& h) {
     return h.apu_busy_until_ ? h.apu_busy_until_ + 1 : 0;

@@ -185,6 +185,7 @@ void Hart::undo_counters(CoreStats& stats, const RunAheadEntry& e) {
     auto& stalls = stats.stall_cycles;
     stalls[static_cast<size_t>(StallKind::Control)] -= e.control;
     if (e.flags & kAheadBranchTaken) --stats.branches_taken;
+    if (e.flags & kAheadPortHold) --stalls[static_cast<size_t>(StallKind::FpuDependency)];
     if (e.flags & kAheadFpu) {
         --stats.fp_writebacks;
         stalls[static_cast<size_t>(StallKind::FpuDependency)] -= e.fpu_wait; // as fpu::issue counted it
@@ -455,6 +456,48 @@ unsigned Hart::trap_entry_cycles(const TrapSignal& t) {
     }
     default: return 3;
     }
+}
+
+void Hart::apu_port_contention(InsnClass c) {
+    uint64_t write = apu_port_write_;
+    // This instruction's EX cycles, first..last (a split load issues, as the model counts, at its second).
+    const bool access = last_access_ex_end_ > issue_;
+    const uint64_t first = access ? last_access_ex_first_ : issue_ + 1;
+    if (write < first) {
+        apu_port_write_ = 0; // written while EX was empty or held an earlier instruction
+        return;
+    }
+    const uint64_t last = c == InsnClass::Div || c == InsnClass::MulHigh ? cycle_
+                          : access                                       ? last_access_ex_end_
+                                                                         : first;
+    if (write > last) return;
+    if (access) {
+        // A split access, or one writing its base register through the ALU port, keeps the write out of EX.
+        const bool keeps_out = last > first || last_post_inc_ex_end_ >= first;
+        apu_port_write_ = keeps_out ? last + 1 : 0;
+        return;
+    }
+    if (!writes_alu_port(c)) {
+        apu_port_write_ = 0;
+        return;
+    }
+    // The response of the access just before arrives in this instruction's first EX cycle.
+    if (write == first && last_access_ex_end_ + 1 == first) ++write;
+    if (c == InsnClass::MulHigh && write > first) write = last; // mulh_active: at its end
+    if (write > last) {
+        apu_port_write_ = write;
+        return;
+    }
+    apu_port_write_ = 0;
+    if (write == last) add_stall(StallKind::FpuDependency, 1); // not ready before: no cycle lost
+}
+
+uint64_t Hart::port_contention_ahead(InsnClass c, uint64_t cycle, RunAheadEntry& entry) {
+    cycle_ = cycle;
+    const uint64_t held_before = stats_.stalls(StallKind::FpuDependency);
+    apu_port_contention(c);
+    if (stats_.stalls(StallKind::FpuDependency) != held_before) entry.flags |= kAheadPortHold;
+    return cycle_;
 }
 
 void Hart::take_trap(const TrapSignal& t) {

@@ -359,6 +359,10 @@ class Hart {
     template <typename T> T load_insn(uint32_t addr) {
         const unsigned later = split_load_cost(addr, sizeof(T));
         const T v = load<T>(addr);
+        if (apu_port_write_) [[unlikely]] { // what apu_port_contention asks; no earlier access concerns it
+            last_access_ex_first_ = issue_ + 1;
+            last_access_ex_end_ = issue_ + 1 + later;
+        }
         if (later) [[unlikely]]
             ++issue_;
         return v;
@@ -366,6 +370,10 @@ class Hart {
     template <typename T> void store_insn(uint32_t addr, T v) {
         misaligned_access_cost(addr, sizeof(T));
         store<T>(addr, v);
+        if (apu_port_write_) [[unlikely]] {
+            last_access_ex_first_ = issue_ + 1;
+            last_access_ex_end_ = issue_ + 1 + ((addr & 3) + sizeof(T) > 4);
+        }
     }
     // Adds `cycles` to the current instruction, counted as `kind`.
     void add_stall(StallKind kind, uint64_t cycles) {
@@ -416,6 +424,21 @@ class Hart {
     // the latest one of latency class 2 or 3 returns its result, and the latest one of class 3.
     uint64_t apu_busy_until_ = 0;
     uint64_t apu_long_until_ = 0;
+    // A class-3 result (latency 3 or more, div/sqrt) is written through the ALU's register-file port
+    // (cv32e40p_ex_stage.sv: apu_multicycle), from the cycle it is ready on, as EX cycles count: the cycle
+    // it takes the port, 0 once it has. An instruction in EX that writes through the same port in that
+    // cycle is held one more (wb_contention); the write waits while EX holds a split or post-increment
+    // access or a mulh past its first cycle, or an ALU write meets a load's or store's response
+    // (apu_valid). While it is pending every instruction goes through apu_port_contention.
+    uint64_t apu_port_write_ = 0;
+    uint64_t last_access_ex_first_ = 0; // the first and last EX cycles of the latest load or store
+    uint64_t last_access_ex_end_ = 0;
+    uint64_t last_post_inc_ex_end_ = 0; // the same for the latest one that also writes its base register
+    static bool writes_alu_port(InsnClass c) {
+        return c == InsnClass::Alu || c == InsnClass::Jump || c == InsnClass::Mul ||
+               c == InsnClass::MulHigh || c == InsnClass::Div || c == InsnClass::Csr;
+    }
+    void apu_port_contention(InsnClass c);
     // By FpuOperation AddMul, Other: the latency and its class, from the timing (no work per operation).
     uint8_t apu_latency_[2] = {1, 1};
     uint8_t apu_class_[2] = {1, 1};
@@ -522,10 +545,12 @@ class Hart {
         uint8_t stat_index = 0;
         uint8_t operand_cause = 0; // ReadyCause
         uint8_t control = 0;       // refetch cycles of a taken branch or jump
-        uint8_t flags = 0;         // kAheadBranchTaken, kAheadFetched, kAheadFpu
+        uint8_t flags = 0;         // kAheadBranchTaken, kAheadFetched, kAheadFpu, kAheadPortHold
         uint32_t fpu_wait = 0;     // an FP operation: cycles it waited for the core's div/sqrt unit
     };
-    static constexpr uint8_t kAheadBranchTaken = 1, kAheadFetched = 2, kAheadFpu = 4;
+    static constexpr uint8_t kAheadBranchTaken = 1, kAheadFetched = 2, kAheadFpu = 4, kAheadPortHold = 8;
+    // apu_port_contention for an instruction run ahead inline (issue_ set, `cycle` its cycle_), journaled.
+    uint64_t port_contention_ahead(InsnClass c, uint64_t cycle, RunAheadEntry& entry);
     static constexpr unsigned kRunAheadCapacity = 64;
     // Whether this core's instruction of cycle `start` takes its turn after core `other`'s of cycle `turn`.
     bool runs_after(uint64_t start, unsigned other, uint64_t turn) const {

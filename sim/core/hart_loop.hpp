@@ -59,6 +59,8 @@ template <bool kFetchModel, bool kObserved, bool kChain>
     [[maybe_unused]] std::conditional_t<kObserved, DecodedInsn, char> seen{};
     if constexpr (kObserved) seen = d;
     d.exec(*this, d);
+    if (apu_port_write_) [[unlikely]]
+        apu_port_contention(d.cls);
     ready_[d.dst] = (issue_ << 2) + d.ready_code;
     x_[0] = 0;
     const uint32_t next = next_pc_;
@@ -171,6 +173,8 @@ template <bool kFetchModel, bool kLoops, bool kAhead>
         uint32_t target;
         unsigned penalty;
         if (d.fast > FastOp::Count) __builtin_unreachable(); // spares the jump table its range check
+        if (!kAhead && apu_port_write_) [[unlikely]]
+            goto full; // every instruction through its handler and apu_port_contention
         switch (d.fast) {
 #define PULPSIM_ALU_REG(op)                                                                                  \
     case FastOp::op: x_[d.rd] = int_op(FastOp::op, rs1, x_[d.rs2]); break;
@@ -261,6 +265,9 @@ template <bool kFetchModel, bool kLoops, bool kAhead>
         x_[0] = 0;
         issue_ = cycle;
         cycle += 1; // decode() keeps instructions of other costs out of the inline path
+        if constexpr (kAhead)
+            if (apu_port_write_) [[unlikely]]
+                cycle = port_contention_ahead(d.cls, cycle, *entry);
         ++stats_.by_class_and_size[d.stat_index];
         pc += d.len;
         dp = step_to(dp, d.len);
@@ -272,6 +279,9 @@ template <bool kFetchModel, bool kLoops, bool kAhead>
         issue_ = cycle;
         cycle += 1 + penalty;
         stats_.stall_cycles[static_cast<size_t>(StallKind::Control)] += penalty;
+        if constexpr (kAhead)
+            if (apu_port_write_) [[unlikely]]
+                cycle = port_contention_ahead(d.cls, cycle, *entry);
         if constexpr (kAhead) entry->control = static_cast<uint8_t>(penalty);
         ++stats_.by_class_and_size[d.stat_index];
         pc = target;
@@ -295,6 +305,8 @@ template <bool kFetchModel, bool kLoops, bool kAhead>
         [[maybe_unused]] uint64_t waited_before = 0;
         if constexpr (kAhead) waited_before = stats_.stalls(StallKind::FpuDependency);
         d.exec(*this, d);
+        if (apu_port_write_) [[unlikely]]
+            apu_port_contention(d.cls);
         if constexpr (kAhead) {
             entry->fpu_wait = static_cast<uint32_t>(stats_.stalls(StallKind::FpuDependency) - waited_before);
             entry->flags |= kAheadFpu;

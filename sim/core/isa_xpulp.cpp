@@ -36,7 +36,10 @@ template <typename T, Addr A> void cv_load(Hart& h, const DecodedInsn& d) {
     const U off = A == kPostImm ? static_cast<U>(d.imm) : X(d.rs2);
     const U v = load_ext<T>(h, A == kRegReg ? base + off : base);
     // Write-back after the access (a faulting load changes nothing); rd last, so it wins when rd == rs1.
-    if (A != kRegReg) X(d.rs1) = base + off;
+    if (A != kRegReg) {
+        X(d.rs1) = base + off;
+        h.last_post_inc_ex_end_ = h.last_access_ex_end_; // the base is written through the ALU port
+    }
     X(d.rd) = v;
 }
 template <typename T, Addr A> void cv_store(Hart& h, const DecodedInsn& d) {
@@ -44,7 +47,10 @@ template <typename T, Addr A> void cv_store(Hart& h, const DecodedInsn& d) {
     const U off = A == kPostImm ? static_cast<U>(d.imm) : X(d.rs3);
     const U addr = A == kRegReg ? base + off : base;
     h.store_insn<T>(addr, static_cast<T>(X(d.rs2)));
-    if (A != kRegReg) X(d.rs1) = base + off;
+    if (A != kRegReg) {
+        X(d.rs1) = base + off;
+        h.last_post_inc_ex_end_ = h.last_access_ex_end_;
+    }
 }
 // Event load: a plain load word on a core without an event unit; it occupies the pipeline for 4 cycles.
 void cv_elw(Hart& h, const DecodedInsn& d) {

@@ -128,6 +128,13 @@ CASES = {
     76: trapped(4), 77: trapped(4), 78: trapped(5), 79: trapped(4),
     80: [("mret", {"control": 4}, 5)],
     81: trapped(5),
+    # A div/sqrt result takes the ALU write port in the EX cycle of the instruction issued 5 cycles after it.
+    82: [("fdiv.s", {}, 1)] + [("nop", {}, 1)] * 4 + [("nop", {"fpu_dependency": 1}, 2)] + [("nop", {}, 1)] * 2,
+    83: [("fdiv.s", {}, 1)] + [("nop", {}, 1)] * 3 + [("lw", {}, 1), ("nop", {}, 1), ("sw", {}, 1)]
+        + [("nop", {}, 1)] * 2,
+    84: [("fdiv.s", {}, 1)] + [("nop", {}, 1)] * 4 + [("sw", {}, 1)] + [("nop", {}, 1)] * 3,
+    85: [("fdiv.s", {}, 1)] + [("nop", {}, 1)] * 3 + [("mulh", {"multi_cycle": 4, "fpu_dependency": 1}, 6),
+                                                      ("nop", {}, 1)],
 }
 
 

@@ -20,8 +20,8 @@ std::vector<uint32_t> measure(const CoreTiming& timing) {
     const CoreStats& stats = machine.hart().stats();
     EXPECT_EQ(machine.hart().cycle(), stats.instret() + stats.total_stalls())
         << "every cycle is an issue or a stall";
-    std::vector<uint32_t> words(82);
-    machine.memory().read_bytes(*elf.symbol("results"), words.data(), 82 * 4);
+    std::vector<uint32_t> words(86);
+    machine.memory().read_bytes(*elf.symbol("results"), words.data(), 86 * 4);
     std::vector<uint32_t> cost(words.size());
     for (size_t i = 0; i < words.size(); ++i)
         cost[i] = words[i] - words[0];
@@ -150,6 +150,15 @@ TEST(Timing, HazardSequencesWithSingleCycleFpu) {
                            {79, "csrw of a read-only CSR, an illegal CSR access: 4 + 4 + 5", 13},
                            {80, "mret: 5", 5},
                            {81, "fadd.s with a reserved frm, illegal in the decoder: 5 + 4 + 5", 14},
+                           // A class-3 result (here fdiv, ready 6 cycles after it issues) is written through
+                           // the ALU port in the EX cycle of the instruction issued at 5: one that writes
+                           // through that port is held a cycle (wb_contention); a store is not; a load's
+                           // response in that cycle defers the write (apu_valid), here onto a store; a mulh
+                           // defers it to its own last cycle.
+                           {82, "fdiv, 7 nops, the fifth held: 1 + 4 + 2 + 2", 9},
+                           {83, "fdiv, 3 nops, lw, nop (write deferred), sw (no contention), 2 nops", 9},
+                           {84, "fdiv, 4 nops, sw in EX at the write (no contention), 3 nops", 9},
+                           {85, "fdiv, 3 nops, mulh held at its end: 1 + 3 + 5 + 1, nop", 11},
                        });
 }
 
