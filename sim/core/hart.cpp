@@ -489,7 +489,10 @@ void Hart::apu_port_contention(InsnClass c) {
         return;
     }
     apu_port_write_ = 0;
-    if (write == last) add_stall(StallKind::FpuDependency, 1); // not ready before: no cycle lost
+    if (write == last) { // not ready before: no cycle lost
+        add_stall(StallKind::FpuDependency, 1);
+        if (c != InsnClass::Jump) held_in_ex(); // a jump's target comes after it anyway
+    }
 }
 
 uint64_t Hart::port_contention_ahead(InsnClass c, uint64_t cycle, RunAheadEntry& entry) {

@@ -380,9 +380,30 @@ class Hart {
         cycle_ += cycles;
         stats_.stall_cycles[static_cast<size_t>(kind)] += cycles;
     }
+    // The current instruction stays in EX past its first cycle (so far): the next one waits in ID meanwhile.
+    void held_in_ex() {
+        held_in_ex_until_ = cycle_;
+        held_in_ex_pc_ = pc_;
+    }
+    // Whether a jump (jal, jalr) issuing in `issue` found its target fetched: it waited in ID behind an
+    // instruction held in EX, and CV32E40P sets the pc for a jump in its first cycle in ID
+    // (cv32e40p_controller.sv, jump_in_dec), so one refetch cycle passed during the wait. Not behind a
+    // load that writes the jump's rd: the load stall deasserts the jump (load_stall_o, deassert_we_o).
+    bool jump_target_prefetched(uint64_t issue, uint8_t jump_dst) const {
+        if (issue != held_in_ex_until_ || issue == 0) return false;
+        const DecodedInsn& held = *slot_at(held_in_ex_pc_);
+        return !(held.dst == jump_dst && (held.cls == InsnClass::Load || held.cls == InsnClass::FpLoad));
+    }
+    // The instruction held in EX that a jump in `issue` waited behind, if its result is the jump's rs1.
+    bool jump_waited_for(uint64_t issue, uint8_t src) const {
+        return issue == held_in_ex_until_ && issue != 0 && slot_at(held_in_ex_pc_)->dst == src;
+    }
     // CV32E40P needs a second bus transaction when an access crosses a word boundary: one more cycle.
     void misaligned_access_cost(uint32_t addr, unsigned size) {
-        if ((addr & 3) + size > 4) add_stall(StallKind::MultiCycle, 1);
+        if ((addr & 3) + size > 4) {
+            add_stall(StallKind::MultiCycle, 1);
+            held_in_ex();
+        }
     }
     // The same for a load, which delivers its data with the second transaction: an instruction using the
     // result waits one cycle more than after an aligned load (cv32e40p_controller.sv: the misaligned stall,
@@ -390,8 +411,10 @@ class Hart {
     // ready cycle counts), so that the bank arbitration keeps the first cycle.
     unsigned split_load_cost(uint32_t addr, unsigned size) {
         const unsigned split = (addr & 3) + size > 4;
-        if (split) [[unlikely]]
+        if (split) [[unlikely]] {
             add_stall(StallKind::MultiCycle, 1);
+            held_in_ex();
+        }
         return split;
     }
     // Taken branch / jump: redirect and pay the refetch penalty (one more for a misaligned 32-bit target).
@@ -413,17 +436,29 @@ class Hart {
         extra = (parcel & 3) == 3;
         return true;
     }
-    // Delays issue of the current instruction until `cycle` (the FPU or div/sqrt unit is busy).
+    // Delays issue of the current instruction until `cycle` while it waits in ID (its operands).
+    void wait_in_id(uint64_t cycle, StallKind kind) {
+        if (cycle > issue_) {
+            add_stall(kind, cycle - issue_);
+            issue_ = cycle;
+        }
+    }
+    // The same while it waits in EX (the FPU or div/sqrt unit, a TCDM bank or the bus is busy).
     void delay_issue(uint64_t cycle, StallKind kind) {
         if (cycle > issue_) {
             add_stall(kind, cycle - issue_);
             issue_ = cycle;
+            held_in_ex();
         }
     }
     // The FP operations in flight, as CV32E40P's APU dispatcher sees them (fp_unit.hpp: apu_wait): the cycle
     // the latest one of latency class 2 or 3 returns its result, and the latest one of class 3.
     uint64_t apu_busy_until_ = 0;
     uint64_t apu_long_until_ = 0;
+    // The end of the latest instruction held in EX (held_in_ex), and its pc: what a jump right behind it
+    // asks (jump_target_prefetched).
+    uint64_t held_in_ex_until_ = 0;
+    uint32_t held_in_ex_pc_ = 0;
     // A class-3 result (latency 3 or more, div/sqrt) is written through the ALU's register-file port
     // (cv32e40p_ex_stage.sv: apu_multicycle), from the cycle it is ready on, as EX cycles count: the cycle
     // it takes the port, 0 once it has. An instruction in EX that writes through the same port in that

@@ -223,7 +223,7 @@ template <bool kFetchModel, bool kLoops, bool kAhead>
             target = pc + imm;
             if (!straddle_cost(target, penalty)) goto full;
             x_[d.rd] = pc + d.len;
-            penalty += 1;
+            penalty += !jump_target_prefetched(cycle, d.dst);
             goto jump;
 #define PULPSIM_LOAD(op, T)                                                                                  \
     case FastOp::op: {                                                                                       \

@@ -16,6 +16,7 @@ void mul(Hart& h, const DecodedInsn& d) {
 // The upper-half multiplications keep EX busy for 5 cycles.
 inline void mulh_cycles(Hart& h) {
     h.add_stall(StallKind::MultiCycle, 4);
+    h.held_in_ex();
 }
 void mulh(Hart& h, const DecodedInsn& d) {
     mulh_cycles(h);
@@ -39,6 +40,7 @@ inline void divider_cycles(Hart& h, U divisor, bool is_signed) {
     const unsigned iterations = negative ? static_cast<unsigned>(std::countl_zero(~divisor)) - 1
                                          : static_cast<unsigned>(std::countl_zero(divisor));
     h.add_stall(StallKind::MultiCycle, 3 + iterations - 1);
+    h.held_in_ex();
 }
 void div(Hart& h, const DecodedInsn& d) {
     const S a = static_cast<S>(X(d.rs1)), b = static_cast<S>(X(d.rs2));

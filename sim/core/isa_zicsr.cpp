@@ -10,7 +10,7 @@ enum CsrOp : uint8_t { kWrite = 1, kSet = 2, kClear = 3 };
 
 template <CsrOp op, bool imm> void csr_access(Hart& h, const DecodedInsn& d) {
     const auto addr = static_cast<uint16_t>(d.imm);
-    h.delay_issue(fpu::csr_wait(h), StallKind::FpuDependency); // before the read: mcycle shows the wait
+    h.wait_in_id(fpu::csr_wait(h), StallKind::FpuDependency); // before the read: mcycle shows the wait
     const uint32_t operand = imm ? d.rs1 : h.x_[d.rs1];
     const bool writes = op == kWrite || d.rs1 != 0;
     bool ok = true;

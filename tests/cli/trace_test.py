@@ -135,6 +135,15 @@ CASES = {
     84: [("fdiv.s", {}, 1)] + [("nop", {}, 1)] * 4 + [("sw", {}, 1)] + [("nop", {}, 1)] * 3,
     85: [("fdiv.s", {}, 1)] + [("nop", {}, 1)] * 3 + [("mulh", {"multi_cycle": 4, "fpu_dependency": 1}, 6),
                                                       ("nop", {}, 1)],
+    # A jump right behind an instruction held in EX has its target fetched: one refetch cycle less.
+    86: [("div", {"multi_cycle": 31}, 32), ("j", {}, 1)],
+    87: [("mulh", {"multi_cycle": 4}, 5), ("jalr", {}, 1)],
+    88: [("lw", {"multi_cycle": 1}, 2), ("j", {}, 1)],
+    89: [("lw", {"multi_cycle": 1}, 2), ("jal", {"control": 1}, 2)],
+    90: [("divu", {"multi_cycle": 33}, 34), ("jr", {"jump_register": 1, "control": 1}, 3)],
+    91: [("fdiv.s", {}, 6), ("fadd.s", {"fpu_dependency": 5}, 1), ("j", {}, 1)],
+    92: [("div", {"multi_cycle": 31}, 32), ("jr", {}, 1)],
+    93: [("lw", {"multi_cycle": 1}, 2), ("j", {"control": 1}, 2), ("add", {}, 1), ("nop", {}, 1)],
 }
 
 

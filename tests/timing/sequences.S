@@ -227,6 +227,23 @@ _start:
     BEGIN; fdiv.s f3, f4, f1; nop; nop; nop; nop; sw a1, 4(s1); nop; nop; nop; END(84)
     BEGIN; fdiv.s f3, f4, f1; nop; nop; nop; mulh a0, a2, a6; nop; END(85)
 
+    /* A jump sets the pc in its first cycle in ID (cv32e40p_controller.sv, jump_in_dec), also while the
+     * instruction ahead of it is held in EX: its target is fetched during the wait. */
+    li a2, 1
+    li a6, 7
+    BEGIN; div a0, a2, a6; j 1f; 1: END(86)
+    la t3, 1f
+    BEGIN; mulh a0, a2, a6; jalr t3, 0(t3); 1: END(87)
+    BEGIN; lw a0, 1(s1); j 1f; 1: END(88)
+    BEGIN; lw a0, 1(s1); jal a0, 1f; 1: END(89)
+    la s4, 1f
+    li s5, 1
+    BEGIN; divu t3, s4, s5; jalr zero, 0(t3); 1: END(90)
+    BEGIN; fdiv.s f3, f4, f1; fadd.s f5, f1, f1; j 1f; 1: END(91)
+    la t3, 1f
+    BEGIN; div a0, a2, a6; jalr zero, 0(t3); 1: END(92)
+    BEGIN; lw a0, 1(s1); j 3f; .option push; .option rvc; c.nop; 3: add a1, a2, a3; c.nop; .option pop; END(93)
+
     li t5, 1
     la t6, tohost
     sw t5, 0(t6)
@@ -249,4 +266,4 @@ one:    .word 0x3f800000, 0x40400000, 0x40000000
 halves: .word 0xffff3c00, 0xffff4200, 0x42003c00, 0x42004200
 divsqrt_operands: .word 0x41100000, 0x41000000, 0x40100000, 0x43800000, 0x71800000, 0x03800000, 3, 1
     .globl results
-results: .space 4 * 86
+results: .space 4 * 94

@@ -20,8 +20,8 @@ std::vector<uint32_t> measure(const CoreTiming& timing) {
     const CoreStats& stats = machine.hart().stats();
     EXPECT_EQ(machine.hart().cycle(), stats.instret() + stats.total_stalls())
         << "every cycle is an issue or a stall";
-    std::vector<uint32_t> words(86);
-    machine.memory().read_bytes(*elf.symbol("results"), words.data(), 86 * 4);
+    std::vector<uint32_t> words(94);
+    machine.memory().read_bytes(*elf.symbol("results"), words.data(), 94 * 4);
     std::vector<uint32_t> cost(words.size());
     for (size_t i = 0; i < words.size(); ++i)
         cost[i] = words[i] - words[0];
@@ -159,6 +159,20 @@ TEST(Timing, HazardSequencesWithSingleCycleFpu) {
                            {83, "fdiv, 3 nops, lw, nop (write deferred), sw (no contention), 2 nops", 9},
                            {84, "fdiv, 4 nops, sw in EX at the write (no contention), 3 nops", 9},
                            {85, "fdiv, 3 nops, mulh held at its end: 1 + 3 + 5 + 1, nop", 11},
+                           // A jump in ID sets the pc at once (cv32e40p_controller.sv, jump_in_dec), also
+                           // while EX holds the instruction ahead of it: its refetch cycle passes during
+                           // the wait, and for jalr with rd = rs1 the cycle its own link write costs. Only
+                           // one cycle: the second fetch of a misaligned 32-bit target still counts. Not
+                           // while a load in EX writes the jump's rd (load_stall_o deasserts it), nor when
+                           // jalr needs the held result (jr_stall_o: the pc is set after it).
+                           {86, "div by 7 (3 + 29), j behind it: 1", 33},
+                           {87, "mulh (5), jalr t3, 0(t3) behind it: 1", 6},
+                           {88, "misaligned lw (2), j behind it: 1", 3},
+                           {89, "misaligned lw a0 (2), jal a0 behind it: 2", 4},
+                           {90, "divu by 1 (3 + 31), jalr on its result: 1 + 1 + 1", 37},
+                           {91, "fdiv (1), fadd held in EX until its result (5 + 1), j: 1", 8},
+                           {92, "div by 7 (32), jalr on another register: 1", 33},
+                           {93, "misaligned lw (2), j to a misaligned 32-bit target: 1 + 1, add, c.nop", 6},
                        });
 }
 
