@@ -10,6 +10,7 @@
 // llvm's post-increment syntax "cv.lw a0, (a1), 4" is read as the CV32E40P manual's "cv.lw a0, 4(a1!)".
 #include <array>
 #include <cstdio>
+#include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
 #include <gtest/gtest.h>
@@ -19,6 +20,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 #include "core/decoder.hpp"
@@ -289,7 +291,8 @@ std::vector<uint32_t> sweep_words() {
 }
 
 TEST(Disassembler, AgreesWithLlvmMc) {
-    const std::string dir = ::testing::TempDir() + "/disassembler_llvm_mc";
+    // A folder of this process's own: two builds' tests may run at once.
+    const std::string dir = ::testing::TempDir() + fmt::format("/disassembler_llvm_mc.{}", ::getpid());
     std::system(("mkdir -p " + dir).c_str());
     // Words the decoder rejects print as unknown; llvm sees the others.
     std::vector<uint32_t> words;
@@ -304,6 +307,7 @@ TEST(Disassembler, AgreesWithLlvmMc) {
     }
     const auto with_aliases = llvm_mc(words, true, dir);
     const auto without = llvm_mc(words, false, dir);
+    std::filesystem::remove_all(dir);
     size_t compared = 0, ours_only = 0, failures = 0;
     std::map<std::string, size_t> ours_only_kinds;
     for (size_t i = 0; i < words.size(); ++i) {
