@@ -210,7 +210,7 @@ template <bool kFetchModel, bool kLoops, bool kAhead>
         if (!straddle_cost(target, penalty)) goto full;                                                      \
         ++stats_.branches_taken;                                                                             \
         if constexpr (kAhead) entry->flags |= kAheadBranchTaken;                                             \
-        penalty += 2;                                                                                        \
+        penalty = branch_refetch(pc + d.len, cycle, penalty + 2);                                            \
         goto jump;
             PULPSIM_BRANCH(Beq)
             PULPSIM_BRANCH(Bne)

@@ -56,7 +56,7 @@ void jalr(Hart& h, const DecodedInsn& d) {
 template <FastOp op> void branch(Hart& h, const DecodedInsn& d) {
     if (branch_taken(op, X(d.rs1), X(d.rs2))) {
         ++h.stats_.branches_taken;
-        h.jump_to(h.pc_ + static_cast<U>(d.imm), 2);
+        h.branch_to(h.pc_ + static_cast<U>(d.imm));
     }
 }
 

@@ -66,7 +66,7 @@ template <bool Eq> void branch_imm(Hart& h, const DecodedInsn& d) {
     const U imm5 = static_cast<U>(static_cast<S>(static_cast<int8_t>(d.aux)));
     if ((X(d.rs1) == imm5) == Eq) {
         ++h.stats_.branches_taken;
-        h.jump_to(h.pc_ + static_cast<U>(d.imm), 2);
+        h.branch_to(h.pc_ + static_cast<U>(d.imm));
     }
 }
 

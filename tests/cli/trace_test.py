@@ -144,6 +144,10 @@ CASES = {
     91: [("fdiv.s", {}, 6), ("fadd.s", {"fpu_dependency": 5}, 1), ("j", {}, 1)],
     92: [("div", {"multi_cycle": 31}, 32), ("jr", {}, 1)],
     93: [("lw", {"multi_cycle": 1}, 2), ("j", {"control": 1}, 2), ("add", {}, 1), ("nop", {}, 1)],
+    # A CSR instruction after a taken branch holds its target back while an FP result is due.
+    94: [("fdiv.s", {}, 1), ("beqz", {"control": 6}, 7), ("nop", {}, 1)],
+    95: [("fdiv.s", {}, 1), ("beqz", {"control": 2}, 3), ("nop", {}, 3)],
+    96: [("fdiv.s", {}, 1), ("beqz", {"control": 6}, 7)] + [("nop", {}, 1)] * 8,
 }
 
 

@@ -244,6 +244,12 @@ _start:
     BEGIN; div a0, a2, a6; jalr zero, 0(t3); 1: END(92)
     BEGIN; lw a0, 1(s1); j 3f; .option push; .option rvc; c.nop; 3: add a1, a2, a3; c.nop; .option pop; END(93)
 
+    /* A taken branch leaves the instruction after it in ID; a CSR instruction there holds ID while an FP
+     * result is due (cv32e40p_id_stage.sv: csr_apu_stall) and keeps the target out. */
+    BEGIN; fdiv.s f3, f4, f1; beq zero, zero, 1f; csrr a0, mscratch; 1: nop; END(94)
+    BEGIN; fdiv.s f3, f4, f1; beq zero, zero, 1f; nop; 1: nop; END(95)
+    BEGIN; fdiv.s f3, f4, f1; beq zero, zero, 1f; csrr a0, mscratch; 1: nop; nop; nop; nop; nop; nop; nop; nop; END(96)
+
     li t5, 1
     la t6, tohost
     sw t5, 0(t6)
@@ -266,4 +272,4 @@ one:    .word 0x3f800000, 0x40400000, 0x40000000
 halves: .word 0xffff3c00, 0xffff4200, 0x42003c00, 0x42004200
 divsqrt_operands: .word 0x41100000, 0x41000000, 0x40100000, 0x43800000, 0x71800000, 0x03800000, 3, 1
     .globl results
-results: .space 4 * 94
+results: .space 4 * 97
