@@ -55,6 +55,8 @@ void Hart::reset(uint32_t pc, uint32_t sp) {
     pending_ = 0;
     stats_ = CoreStats{};
     apu_busy_until_ = apu_long_until_ = 0;
+    apu_port_write_ = last_access_ex_first_ = last_access_ex_end_ = last_post_inc_ex_end_ = 0;
+    held_in_ex_until_ = held_in_ex_pc_ = 0;
     loops_ = {};
     hwloop_watch_[0] = hwloop_watch_[1] = 1;
     hwloop_armed_ = false;

@@ -394,7 +394,7 @@ class Hart {
         const DecodedInsn& held = *slot_at(held_in_ex_pc_);
         return !(held.dst == jump_dst && (held.cls == InsnClass::Load || held.cls == InsnClass::FpLoad));
     }
-    // The instruction held in EX that a jump in `issue` waited behind, if its result is the jump's rs1.
+    // Whether a jump in `issue` waited in ID behind an instruction held in EX that writes `src`.
     bool jump_waited_for(uint64_t issue, uint8_t src) const {
         return issue == held_in_ex_until_ && issue != 0 && slot_at(held_in_ex_pc_)->dst == src;
     }
