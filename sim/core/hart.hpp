@@ -390,13 +390,18 @@ class Hart {
     // (cv32e40p_controller.sv, jump_in_dec), so one refetch cycle passed during the wait. Not behind a
     // load that writes the jump's rd: the load stall deasserts the jump (load_stall_o, deassert_we_o).
     bool jump_target_prefetched(uint64_t issue, uint8_t jump_dst) const {
-        if (issue != held_in_ex_until_ || issue == 0) return false;
-        const DecodedInsn& held = *slot_at(held_in_ex_pc_);
-        return !(held.dst == jump_dst && (held.cls == InsnClass::Load || held.cls == InsnClass::FpLoad));
+        const DecodedInsn* held = held_just_ahead(issue);
+        return held &&
+               !(held->dst == jump_dst && (held->cls == InsnClass::Load || held->cls == InsnClass::FpLoad));
     }
     // Whether a jump in `issue` waited in ID behind an instruction held in EX that writes `src`.
     bool jump_waited_for(uint64_t issue, uint8_t src) const {
-        return issue == held_in_ex_until_ && issue != 0 && slot_at(held_in_ex_pc_)->dst == src;
+        const DecodedInsn* held = held_just_ahead(issue);
+        return held && held->dst == src;
+    }
+    // The instruction held in EX that one issuing in `issue` comes right behind, if any.
+    const DecodedInsn* held_just_ahead(uint64_t issue) const {
+        return issue == held_in_ex_until_ && issue != 0 ? slot_at(held_in_ex_pc_) : nullptr;
     }
     // CV32E40P needs a second bus transaction when an access crosses a word boundary: one more cycle.
     void misaligned_access_cost(uint32_t addr, unsigned size) {
@@ -420,16 +425,18 @@ class Hart {
     // Taken branch / jump: redirect and pay the refetch penalty (one more for a misaligned 32-bit target).
     void jump_to(uint32_t target, unsigned penalty) {
         next_pc_ = target;
-        unsigned extra;
-        if (!straddle_cost(target, extra)) extra = (fetch_parcel(target) & 3) == 3;
-        add_stall(StallKind::Control, penalty + extra);
+        add_stall(StallKind::Control, penalty + straddle_extra(target));
     }
     // A taken conditional branch to `target`: its refetch cycles, one more for a misaligned 32-bit target.
     void branch_to(uint32_t target) {
+        add_stall(StallKind::Control, branch_refetch(next_pc_, issue_, 2 + straddle_extra(target)));
+        next_pc_ = target;
+    }
+    // The cycle a jump to `target` pays for a 32-bit instruction there that straddles a word boundary.
+    unsigned straddle_extra(uint32_t target) {
         unsigned extra;
         if (!straddle_cost(target, extra)) extra = (fetch_parcel(target) & 3) == 3;
-        add_stall(StallKind::Control, branch_refetch(next_pc_, issue_, 2 + extra));
-        next_pc_ = target;
+        return extra;
     }
     // A branch is decided in EX, with the instruction after it in ID. A CSR instruction there holds ID while
     // an FP operation is in flight (cv32e40p_id_stage.sv: csr_apu_stall), though it never issues, and a

@@ -32,26 +32,25 @@ void jalr(Hart& h, const DecodedInsn& d) {
     const U target = (X(d.rs1) + static_cast<U>(d.imm)) & ~1u;
     // The target is computed in ID: a result still in EX (from the instruction just before, however long
     // EX holds it) costs a cycle, and the pc is set only after it.
-    if (h.issue_ != 0 && d.rs1 != 0 &&
-        (ready_cycle(h.ready_[d.src[0]]) >= h.issue_ || h.jump_waited_for(h.issue_, d.src[0]))) {
+    const bool hazard =
+        h.issue_ != 0 && d.rs1 != 0 &&
+        (ready_cycle(h.ready_[d.src[0]]) >= h.issue_ || h.jump_waited_for(h.issue_, d.src[0]));
+    if (hazard) {
         ++h.stats_.jump_register_hazards;
         h.add_stall(StallKind::JumpRegister, 1);
-    } else if (h.jump_target_prefetched(h.issue_, d.dst)) {
-        // The pc was set while it waited behind an instruction held in EX: the refetch and the cycle below
-        // are past.
-        X(d.rd) = h.pc_ + d.len;
-        h.jump_to(target, 0);
-        return;
     }
+    // Set while it waited behind an instruction held in EX, the pc leaves neither the refetch nor the cycle
+    // below to pay.
+    const bool prefetched = !hazard && h.jump_target_prefetched(h.issue_, d.dst);
     // The jump is taken in ID; in the cycle after it the link write to rd, then in EX, looks to jalr's own
     // hazard check like a result it needs when rd = rs1: one cycle more (cv32e40p_controller.sv jr_stall,
     // measured on the RTL).
-    if (d.rd == d.rs1 && d.rd != 0) {
+    if (!prefetched && d.rd == d.rs1 && d.rd != 0) {
         ++h.stats_.jump_register_hazards;
         h.add_stall(StallKind::JumpRegister, 1);
     }
     X(d.rd) = h.pc_ + d.len;
-    h.jump_to(target, 1);
+    h.jump_to(target, prefetched ? 0 : 1);
 }
 template <FastOp op> void branch(Hart& h, const DecodedInsn& d) {
     if (branch_taken(op, X(d.rs1), X(d.rs2))) {
