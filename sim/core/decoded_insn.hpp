@@ -126,11 +126,20 @@ constexpr bool branch_taken(FastOp op, uint32_t a, uint32_t b) {
 // The rm field of an FP instruction that selects frm, and the highest rounding mode either may name (RMM).
 inline constexpr uint8_t kDynamicRm = 7, kLastRm = 4;
 
-// Scoreboard slots: 0..31 integer registers, 32..63 FP registers, then two pseudo registers.
+// Scoreboard slots: 0..31 integer registers, 32..63 FP registers, then two pseudo registers, then for each
+// register the ready time of the latest FP result of latency 2 or more written to it (fp_result_slot).
 inline constexpr uint8_t kFpSlot = 32;
 inline constexpr uint8_t kZeroSlot = 64; // always ready; used for x0 and unused sources
 inline constexpr uint8_t kSinkSlot = 65; // written by instructions without a destination (and by x0 writes)
-inline constexpr unsigned kSlotCount = 66;
+inline constexpr uint8_t kFpResultSlot = 66;
+inline constexpr unsigned kSlotCount = kFpResultSlot + 64;
+// An instruction that is no FP operation waits, as if it read it, for an FP result in flight to its
+// destination register: CV32E40P's APU dispatcher holds it in ID until that result is back
+// (cv32e40p_apu_disp.sv: write_dep_o; cv32e40p_controller.sv: apu_stall_o). It lists this slot among its
+// sources; a load's result in flight to the same register does not hold it.
+inline constexpr uint8_t fp_result_slot(uint8_t slot) {
+    return static_cast<uint8_t>(kFpResultSlot + slot);
+}
 
 // A cache line each: the decode cache is indexed with a shift.
 struct alignas(64) DecodedInsn {
@@ -149,7 +158,8 @@ struct alignas(64) DecodedInsn {
     uint16_t ready_code = 4; // latency << 2 | ReadyCause, filled in by decode()
     FastOp fast = FastOp::None;
     // Filled in by decode(), for the scoreboard's quick test (Hart::pending_): bit s for every register slot
-    // s in src, and bit dst when the result may still be unusable when the next instruction issues.
+    // s in src (and for register r when fp_result_slot(r) is), and bit dst when the result may still be
+    // unusable when the next instruction issues.
     uint64_t src_mask = 0;
     uint64_t pend_mask = 0;
 };

@@ -1,5 +1,9 @@
 #include "core/decoder.hpp"
 
+#include <algorithm>
+#include <cassert>
+#include <iterator>
+
 namespace pulpsim {
 namespace isa {
 
@@ -40,6 +44,17 @@ DecodedInsn decode(uint32_t raw, const CoreTiming& timing) {
         if (s < kZeroSlot) d.src_mask |= uint64_t{1} << s;
     // The next instruction issues at least `cost` cycles later: a result that takes no longer is ready then.
     if (d.dst < kZeroSlot && d.latency > d.cost) d.pend_mask = uint64_t{1} << d.dst;
+    // Unless it reads its destination anyway, an instruction that is no FP operation waits for an FP result
+    // to it (fp_result_slot): every such instruction has a source to spare. The register's bit in src_mask
+    // sends it to the scoreboard while that result may be in flight.
+    if (d.dst < kZeroSlot && cause != ReadyCause::Fpu && std::ranges::find(d.src, d.dst) == std::end(d.src)) {
+        uint8_t* spare = std::ranges::find(d.src, kZeroSlot);
+        assert(spare != std::end(d.src));
+        if (spare != std::end(d.src)) {
+            *spare = fp_result_slot(d.dst);
+            d.src_mask |= uint64_t{1} << d.dst;
+        }
+    }
     return d;
 }
 

@@ -34,12 +34,15 @@ inline unsigned apu_class(unsigned latency) {
 inline uint64_t apu_wait(const Hart& h, unsigned cls) {
     return cls == 2 ? h.apu_long_until_ : h.apu_busy_until_;
 }
-inline void apu_in_flight(Hart& h, unsigned cls, uint64_t ready) {
+// An operation of class `cls` whose result for scoreboard slot `slot` is ready in `ready`.
+inline void apu_in_flight(Hart& h, unsigned cls, uint64_t ready, uint8_t slot) {
     if (cls < 2) return;
+    if (slot < kZeroSlot) h.ready_[fp_result_slot(slot)] = ready_entry(ready, ReadyCause::Fpu);
     h.apu_busy_until_ = std::max(h.apu_busy_until_, ready);
     if (cls == 3) {
         h.apu_long_until_ = std::max(h.apu_long_until_, ready);
         h.apu_port_write_ = ready;
+        h.apu_port_slot_ = slot;
     }
 }
 inline uint64_t csr_wait(const Hart& h) {
@@ -48,7 +51,7 @@ inline uint64_t csr_wait(const Hart& h) {
 
 // Every FP operation goes through an FPU: the core's own or one of the cluster's shared FPUs, which other
 // cores may hold; the core's dispatcher holds it back first while earlier operations are in flight.
-inline void issue(Hart& h, FpuOperation op) {
+inline void issue(Hart& h, const DecodedInsn& d, FpuOperation op) {
     const auto kind = static_cast<unsigned>(op); // AddMul or Other
     const unsigned cls = h.apu_class_[kind];
     // Class 1, the single-cycle FPU's every operation, waits for everything in flight and leaves nothing.
@@ -58,7 +61,7 @@ inline void issue(Hart& h, FpuOperation op) {
                                        : h.fpu_arbiter_->issue(h.hartid(), h.issue_, op, 0),
                       StallKind::FpuContention);
     if (cls != 1) [[unlikely]]
-        apu_in_flight(h, cls, h.issue_ + h.apu_latency_[kind]);
+        apu_in_flight(h, cls, h.issue_ + h.apu_latency_[kind], d.dst);
     ++h.stats_.fp_writebacks;
 }
 
@@ -71,8 +74,8 @@ inline void issue(Hart& h, FpuOperation op) {
 // Special operands (zero, infinity, NaN, division by zero, the root of a negative) skip the iterations: 3.
 // So does a division whose exponents alone put the result past the largest finite value or below half the
 // smallest denormal (ea - eb >= emax + 2, or <= emin - mantissa bits - 2): 5. A denormal divisor costs one
-// more cycle to prepare. `latency` (fpu.divsqrt_latency) is the inexact figure and `exact_latency`
-// (fpu.divsqrt_exact_latency) the exact one with no fraction bits.
+// more cycle to prepare (divisor_normalised). `latency` (fpu.divsqrt_latency) is the inexact figure and
+// `exact_latency` (fpu.divsqrt_exact_latency) the exact one with no fraction bits.
 struct DivSqrtFormat {
     unsigned mantissa_bits; // 23 for binary32, 10 for binary16
     unsigned exponent_bits; // 8, 5
@@ -81,13 +84,29 @@ inline constexpr DivSqrtFormat kBinary32{23, 8}, kBinary16{10, 5};
 inline constexpr unsigned kDivSqrtSpecialCycles = 3;
 inline constexpr unsigned kDivSqrtSkipCycles = 5;
 
+inline uint32_t divsqrt_exponent(DivSqrtFormat f, uint32_t x) {
+    return (x >> f.mantissa_bits) & ((1u << f.exponent_bits) - 1);
+}
+// Zero, infinity or NaN, which skip the iterations.
+inline bool divsqrt_special(DivSqrtFormat f, uint32_t x) {
+    const uint32_t magnitude_mask = (1u << (f.mantissa_bits + f.exponent_bits)) - 1;
+    return divsqrt_exponent(f, x) == (1u << f.exponent_bits) - 1 || (x & magnitude_mask) == 0;
+}
+// A division by a denormal normalises the divisor before iterating (pa_fdsu_ctrl.v: fdsu_dn_stall, the WFI2
+// state), one cycle in which the unit does not take the operation (fpnew_divsqrt_th_32.sv: no input
+// handshake while fdsu_fpu_ex1_stall): the core holds it in EX one cycle longer. Special operands skip
+// this.
+inline bool divisor_normalised(DivSqrtFormat f, bool is_sqrt, uint32_t a, uint32_t b) {
+    return !is_sqrt && divsqrt_exponent(f, b) == 0 && !divsqrt_special(f, a) && !divsqrt_special(f, b);
+}
+
 inline unsigned divsqrt_cycles(const CoreTiming& t, DivSqrtFormat f, bool is_sqrt, uint32_t a, uint32_t b,
                                uint32_t result, uint8_t flags) {
     const uint32_t mant_mask = (1u << f.mantissa_bits) - 1, exp_max = (1u << f.exponent_bits) - 1;
     const uint32_t sign_bit = 1u << (f.mantissa_bits + f.exponent_bits);
     const int bias = static_cast<int>(exp_max / 2);
-    auto exponent = [&](uint32_t x) { return (x >> f.mantissa_bits) & exp_max; };
-    auto special = [&](uint32_t x) { return exponent(x) == exp_max || (x & (sign_bit - 1)) == 0; };
+    auto exponent = [&](uint32_t x) { return divsqrt_exponent(f, x); };
+    auto special = [&](uint32_t x) { return divsqrt_special(f, x); };
     if (special(a) || (is_sqrt ? (a & sign_bit) != 0 : special(b))) return kDivSqrtSpecialCycles;
     // The significand with its leading one at bit mantissa_bits, and the unbiased exponent (denormals
     // normalised).
@@ -114,7 +133,7 @@ inline unsigned divsqrt_cycles(const CoreTiming& t, DivSqrtFormat f, bool is_sqr
     }
     int ea = 0, eb = 0;
     const uint64_t sa = normalised(a, ea), sb = normalised(b, eb);
-    const unsigned denormal_divisor = exponent(b) == 0 ? 1 : 0;
+    const unsigned denormal_divisor = divisor_normalised(f, false, a, b) ? 1 : 0;
     const int emin_denormal = 1 - bias - static_cast<int>(f.mantissa_bits);
     if (ea - eb >= bias + 2 || ea - eb <= emin_denormal - 2) return kDivSqrtSkipCycles + denormal_divisor;
     // sa / sb in lowest terms is exact iff its denominator is a power of two, 2^k; the quotient the unit
@@ -126,18 +145,23 @@ inline unsigned divsqrt_cycles(const CoreTiming& t, DivSqrtFormat f, bool is_sqr
 }
 
 // fdiv/fsqrt in two steps around the computation: a class-3 operation, it waits for every operation in
-// flight; the result takes `latency` cycles (divsqrt_cycles), and the unit stays busy until it is done.
+// flight; the result takes `latency` cycles (divsqrt_cycles) from the cycle the unit starts, and the unit
+// stays busy until it is done. `normalising` (divisor_normalised): the core holds it one more cycle in EX.
 inline void divsqrt_begin(Hart& h) {
     h.delay_issue(apu_wait(h, 3), StallKind::FpuDependency);
     ++h.stats_.fp_writebacks;
 }
-inline void divsqrt_end(Hart& h, uint8_t result_slot, unsigned latency) {
+inline void divsqrt_end(Hart& h, uint8_t result_slot, unsigned latency, bool normalising) {
     if (h.fpu_arbiter_)
         h.delay_issue(h.fpu_arbiter_->issue(h.hartid(), h.issue_, FpuOperation::DivSqrt, latency),
                       StallKind::FpuContention);
+    if (normalising) {
+        h.add_stall(StallKind::MultiCycle, 1);
+        h.held_in_ex();
+    }
     h.ready_[result_slot] = ready_entry(h.issue_ + latency, ReadyCause::Fpu);
     h.pending_ |= uint64_t{1} << result_slot;
-    apu_in_flight(h, 3, h.issue_ + latency);
+    apu_in_flight(h, 3, h.issue_ + latency, result_slot);
 }
 
 // Sets FP operand/result slots; `int_src`/`int_dst` mark the integer-register side of moves, compares and

@@ -56,6 +56,7 @@ void Hart::reset(uint32_t pc, uint32_t sp) {
     stats_ = CoreStats{};
     apu_busy_until_ = apu_long_until_ = 0;
     apu_port_write_ = last_access_ex_first_ = last_access_ex_end_ = last_post_inc_ex_end_ = 0;
+    apu_port_slot_ = kSinkSlot;
     held_in_ex_until_ = held_in_ex_pc_ = 0;
     loops_ = {};
     hwloop_watch_[0] = hwloop_watch_[1] = 1;
@@ -460,8 +461,21 @@ unsigned Hart::trap_entry_cycles(const TrapSignal& t) {
     }
 }
 
+void Hart::defer_apu_result(uint64_t from, uint64_t to) {
+    if (to <= from || apu_port_slot_ >= kZeroSlot) return;
+    uint64_t& entry = ready_[apu_port_slot_];
+    // Unless a later instruction has written the register since.
+    if (entry == ready_entry(from, ReadyCause::Fpu)) entry = ready_entry(to, ReadyCause::Fpu);
+    uint64_t& fp_result = ready_[fp_result_slot(apu_port_slot_)];
+    if (fp_result == ready_entry(from, ReadyCause::Fpu)) fp_result = ready_entry(to, ReadyCause::Fpu);
+    pending_ |= uint64_t{1} << apu_port_slot_;
+    if (apu_busy_until_ == from) apu_busy_until_ = to;
+    if (apu_long_until_ == from) apu_long_until_ = to;
+}
+
 void Hart::apu_port_contention(InsnClass c) {
-    uint64_t write = apu_port_write_;
+    const uint64_t due = apu_port_write_;
+    uint64_t write = due;
     // This instruction's EX cycles, first..last (a split load issues, as the model counts, at its second).
     const bool access = last_access_ex_end_ > issue_;
     const uint64_t first = access ? last_access_ex_first_ : issue_ + 1;
@@ -477,6 +491,7 @@ void Hart::apu_port_contention(InsnClass c) {
         // A split access, or one writing its base register through the ALU port, keeps the write out of EX.
         const bool keeps_out = last > first || last_post_inc_ex_end_ >= first;
         apu_port_write_ = keeps_out ? last + 1 : 0;
+        if (keeps_out) defer_apu_result(due, last + 1);
         return;
     }
     if (!writes_alu_port(c)) {
@@ -486,6 +501,7 @@ void Hart::apu_port_contention(InsnClass c) {
     // The response of the access just before arrives in this instruction's first EX cycle.
     if (write == first && last_access_ex_end_ + 1 == first) ++write;
     if (c == InsnClass::MulHigh && write > first) write = last; // mulh_active: at its end
+    defer_apu_result(due, write);
     if (write > last) {
         apu_port_write_ = write;
         return;

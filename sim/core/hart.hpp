@@ -491,8 +491,11 @@ class Hart {
     // it takes the port, 0 once it has. An instruction in EX that writes through the same port in that
     // cycle is held one more (wb_contention); the write waits while EX holds a split or post-increment
     // access or a mulh past its first cycle, or an ALU write meets a load's or store's response
-    // (apu_valid). While it is pending every instruction goes through apu_port_contention.
+    // (apu_valid). While it is pending every instruction goes through apu_port_contention. A write that waits
+    // returns the result that much later, to its readers and to the dispatcher alike, which takes apu_valid
+    // as the result's return (defer_apu_result).
     uint64_t apu_port_write_ = 0;
+    uint8_t apu_port_slot_ = kSinkSlot; // the scoreboard slot of the result it writes
     uint64_t last_access_ex_first_ = 0; // the first and last EX cycles of the latest load or store
     uint64_t last_access_ex_end_ = 0;
     uint64_t last_post_inc_ex_end_ = 0; // the same for the latest one that also writes its base register
@@ -501,6 +504,8 @@ class Hart {
                c == InsnClass::MulHigh || c == InsnClass::Div || c == InsnClass::Csr;
     }
     void apu_port_contention(InsnClass c);
+    // The pending class-3 write, due in `from`, happens in `to` instead.
+    void defer_apu_result(uint64_t from, uint64_t to);
     // By FpuOperation AddMul, Other: the latency and its class, from the timing (no work per operation).
     uint8_t apu_latency_[2] = {1, 1};
     uint8_t apu_class_[2] = {1, 1};

@@ -15,13 +15,13 @@ using Unary = U (*)(U, Rounding, uint8_t&);
 using Ternary = U (*)(U, U, U, Rounding, uint8_t&);
 
 template <Binary op> void fp_binary(Hart& h, const DecodedInsn& d) {
-    issue(h, FpuOperation::AddMul);
+    issue(h, d, FpuOperation::AddMul);
     h.f_[d.rd] = op(h.f_[d.rs1], h.f_[d.rs2], rounding(h, d), h.fflags_);
 }
 
 // fmadd: a*b+c; fmsub: a*b-c; fnmsub: -(a*b)+c; fnmadd: -(a*b)-c.
 template <bool negate_product, bool negate_addend> void fp_fma(Hart& h, const DecodedInsn& d) {
-    issue(h, FpuOperation::AddMul);
+    issue(h, d, FpuOperation::AddMul);
     const U a = h.f_[d.rs1] ^ (negate_product ? 0x80000000u : 0u);
     const U c = h.f_[d.rs3] ^ (negate_addend ? 0x80000000u : 0u);
     h.f_[d.rd] = fp::fma32(a, h.f_[d.rs2], c, rounding(h, d), h.fflags_);
@@ -36,67 +36,68 @@ template <bool is_sqrt> void fp_divsqrt(Hart& h, const DecodedInsn& d) {
     h.f_[d.rd] = result;
     h.fflags_ |= flags;
     fpu::divsqrt_end(h, fslot(d.rd),
-                     fpu::divsqrt_cycles(h.timing(), fpu::kBinary32, is_sqrt, a, b, result, flags));
+                     fpu::divsqrt_cycles(h.timing(), fpu::kBinary32, is_sqrt, a, b, result, flags),
+                     fpu::divisor_normalised(fpu::kBinary32, is_sqrt, a, b));
 }
 
 void fsgnj(Hart& h, const DecodedInsn& d) {
-    issue(h, FpuOperation::Other);
+    issue(h, d, FpuOperation::Other);
     h.f_[d.rd] = (h.f_[d.rs1] & 0x7fffffffu) | (h.f_[d.rs2] & 0x80000000u);
 }
 void fsgnjn(Hart& h, const DecodedInsn& d) {
-    issue(h, FpuOperation::Other);
+    issue(h, d, FpuOperation::Other);
     h.f_[d.rd] = (h.f_[d.rs1] & 0x7fffffffu) | (~h.f_[d.rs2] & 0x80000000u);
 }
 void fsgnjx(Hart& h, const DecodedInsn& d) {
-    issue(h, FpuOperation::Other);
+    issue(h, d, FpuOperation::Other);
     h.f_[d.rd] = h.f_[d.rs1] ^ (h.f_[d.rs2] & 0x80000000u);
 }
 void fmin(Hart& h, const DecodedInsn& d) {
-    issue(h, FpuOperation::Other);
+    issue(h, d, FpuOperation::Other);
     h.f_[d.rd] = fp::min32(h.f_[d.rs1], h.f_[d.rs2], h.fflags_);
 }
 void fmax(Hart& h, const DecodedInsn& d) {
-    issue(h, FpuOperation::Other);
+    issue(h, d, FpuOperation::Other);
     h.f_[d.rd] = fp::max32(h.f_[d.rs1], h.f_[d.rs2], h.fflags_);
 }
 void feq(Hart& h, const DecodedInsn& d) {
-    issue(h, FpuOperation::Other);
+    issue(h, d, FpuOperation::Other);
     h.x_[d.rd] = fp::eq32(h.f_[d.rs1], h.f_[d.rs2], h.fflags_);
 }
 void flt(Hart& h, const DecodedInsn& d) {
-    issue(h, FpuOperation::Other);
+    issue(h, d, FpuOperation::Other);
     h.x_[d.rd] = fp::lt32(h.f_[d.rs1], h.f_[d.rs2], h.fflags_);
 }
 void fle(Hart& h, const DecodedInsn& d) {
-    issue(h, FpuOperation::Other);
+    issue(h, d, FpuOperation::Other);
     h.x_[d.rd] = fp::le32(h.f_[d.rs1], h.f_[d.rs2], h.fflags_);
 }
 void fclass(Hart& h, const DecodedInsn& d) {
-    issue(h, FpuOperation::Other);
+    issue(h, d, FpuOperation::Other);
     h.x_[d.rd] = fp::classify32(h.f_[d.rs1]);
 }
 void fmv_x_w(Hart& h, const DecodedInsn& d) {
-    issue(h, FpuOperation::Other);
+    issue(h, d, FpuOperation::Other);
     h.x_[d.rd] = h.f_[d.rs1];
 }
 void fmv_w_x(Hart& h, const DecodedInsn& d) {
-    issue(h, FpuOperation::Other);
+    issue(h, d, FpuOperation::Other);
     h.f_[d.rd] = h.x_[d.rs1];
 }
 void fcvt_w_s(Hart& h, const DecodedInsn& d) {
-    issue(h, FpuOperation::Other);
+    issue(h, d, FpuOperation::Other);
     h.x_[d.rd] = static_cast<U>(fp::to_int32(h.f_[d.rs1], rounding(h, d), h.fflags_));
 }
 void fcvt_wu_s(Hart& h, const DecodedInsn& d) {
-    issue(h, FpuOperation::Other);
+    issue(h, d, FpuOperation::Other);
     h.x_[d.rd] = fp::to_uint32(h.f_[d.rs1], rounding(h, d), h.fflags_);
 }
 void fcvt_s_w(Hart& h, const DecodedInsn& d) {
-    issue(h, FpuOperation::Other);
+    issue(h, d, FpuOperation::Other);
     h.f_[d.rd] = fp::from_int32(static_cast<int32_t>(h.x_[d.rs1]), rounding(h, d), h.fflags_);
 }
 void fcvt_s_wu(Hart& h, const DecodedInsn& d) {
-    issue(h, FpuOperation::Other);
+    issue(h, d, FpuOperation::Other);
     h.f_[d.rd] = fp::from_uint32(h.x_[d.rs1], rounding(h, d), h.fflags_);
 }
 

@@ -89,7 +89,7 @@ template <bool replicate> inline U operand_b(const Hart& h, const DecodedInsn& d
 using Binary = H (*)(H, H, Rounding, uint8_t&);
 
 template <Binary op, bool replicate> void v_binary(Hart& h, const DecodedInsn& d) {
-    issue(h, FpuOperation::AddMul);
+    issue(h, d, FpuOperation::AddMul);
     const Rounding rm = rounding(h, d);
     const U a = h.f_[d.rs1];
     const U b = operand_b<replicate>(h, d);
@@ -98,7 +98,7 @@ template <Binary op, bool replicate> void v_binary(Hart& h, const DecodedInsn& d
 
 // vfmac: rs1*b + rd; vfmre: rs1*b - rd.
 template <bool subtract, bool replicate> void v_mac(Hart& h, const DecodedInsn& d) {
-    issue(h, FpuOperation::AddMul);
+    issue(h, d, FpuOperation::AddMul);
     const Rounding rm = rounding(h, d);
     const U a = h.f_[d.rs1];
     const U b = operand_b<replicate>(h, d);
@@ -114,6 +114,7 @@ template <bool is_sqrt, bool replicate> void v_divsqrt(Hart& h, const DecodedIns
     const U b = is_sqrt ? 0u : operand_b<replicate>(h, d);
     // The lanes go through the unit side by side: the slower one decides.
     unsigned latency = 0;
+    bool normalising = false;
     U result = 0;
     for (unsigned i = 0; i < 2; ++i) {
         uint8_t flags = 0;
@@ -123,13 +124,14 @@ template <bool is_sqrt, bool replicate> void v_divsqrt(Hart& h, const DecodedIns
         h.fflags_ |= flags;
         latency = std::max(latency, fpu::divsqrt_cycles(h.timing(), fpu::kBinary16, is_sqrt, lane(a, i),
                                                         lane(b, i), r, flags));
+        normalising |= fpu::divisor_normalised(fpu::kBinary16, is_sqrt, lane(a, i), lane(b, i));
     }
     h.f_[d.rd] = result;
-    fpu::divsqrt_end(h, fslot(d.rd), latency);
+    fpu::divsqrt_end(h, fslot(d.rd), latency, normalising);
 }
 
 template <bool is_max, bool replicate> void v_minmax(Hart& h, const DecodedInsn& d) {
-    issue(h, FpuOperation::Other);
+    issue(h, d, FpuOperation::Other);
     const U a = h.f_[d.rs1];
     const U b = operand_b<replicate>(h, d);
     auto op = is_max ? fp::max16 : fp::min16;
@@ -138,7 +140,7 @@ template <bool is_max, bool replicate> void v_minmax(Hart& h, const DecodedInsn&
 
 enum class SignOp : uint8_t { Copy, Negate, Xor };
 template <SignOp op, bool replicate> void v_sgnj(Hart& h, const DecodedInsn& d) {
-    issue(h, FpuOperation::Other);
+    issue(h, d, FpuOperation::Other);
     const U a = h.f_[d.rs1];
     const U b = operand_b<replicate>(h, d);
     const U sign = op == SignOp::Copy ? b : op == SignOp::Negate ? ~b : a ^ b;
@@ -166,7 +168,7 @@ template <Cmp op> U compare_lane(H a, H b, uint8_t& flags) {
     return inverted ? r ^ 1u : r;
 }
 template <Cmp op, bool replicate> void v_compare(Hart& h, const DecodedInsn& d) {
-    issue(h, FpuOperation::Other);
+    issue(h, d, FpuOperation::Other);
     const U a = h.f_[d.rs1];
     const U b = operand_b<replicate>(h, d);
     h.x_[d.rd] = pack(compare_lane<op>(lane(a, 0), lane(b, 0), h.fflags_),
@@ -174,28 +176,28 @@ template <Cmp op, bool replicate> void v_compare(Hart& h, const DecodedInsn& d) 
 }
 
 void vfmv_x_h(Hart& h, const DecodedInsn& d) {
-    issue(h, FpuOperation::Other);
+    issue(h, d, FpuOperation::Other);
     h.x_[d.rd] = h.f_[d.rs1];
 }
 void vfmv_h_x(Hart& h, const DecodedInsn& d) {
-    issue(h, FpuOperation::Other);
+    issue(h, d, FpuOperation::Other);
     h.f_[d.rd] = h.x_[d.rs1];
 }
 void vfclass_h(Hart& h, const DecodedInsn& d) {
-    issue(h, FpuOperation::Other);
+    issue(h, d, FpuOperation::Other);
     const U a = h.f_[d.rs1];
     h.x_[d.rd] = pack(fp::classify16(lane(a, 0)), fp::classify16(lane(a, 1)));
 }
 
 template <bool is_unsigned> void vfcvt_x_h(Hart& h, const DecodedInsn& d) {
-    issue(h, FpuOperation::Other);
+    issue(h, d, FpuOperation::Other);
     const Rounding rm = rounding(h, d);
     const U a = h.f_[d.rs1];
     auto op = is_unsigned ? fp::to_uint16_from16 : fp::to_int16_from16;
     h.x_[d.rd] = pack(op(lane(a, 0), rm, h.fflags_), op(lane(a, 1), rm, h.fflags_));
 }
 template <bool is_unsigned> void vfcvt_h_x(Hart& h, const DecodedInsn& d) {
-    issue(h, FpuOperation::Other);
+    issue(h, d, FpuOperation::Other);
     const Rounding rm = rounding(h, d);
     const U x = h.x_[d.rs1];
     auto convert = [&](H v) {
@@ -207,20 +209,20 @@ template <bool is_unsigned> void vfcvt_h_x(Hart& h, const DecodedInsn& d) {
 
 // vfcvt.h.s writes lane 0 of rd, vfcvtu.h.s lane 1; the other lane keeps its value.
 template <bool upper> void vfcvt_h_s(Hart& h, const DecodedInsn& d) {
-    issue(h, FpuOperation::Other);
+    issue(h, d, FpuOperation::Other);
     const U r = fp::f32_to_f16(h.f_[d.rs1], rounding(h, d), h.fflags_);
     const U old = h.f_[d.rd];
     h.f_[d.rd] = upper ? pack(old, r) : pack(r, old >> 16);
 }
 // vfcvt.s.h converts lane 0 of rs1, vfcvtu.s.h lane 1; exact, but frm must still be legal.
 template <bool upper> void vfcvt_s_h(Hart& h, const DecodedInsn& d) {
-    issue(h, FpuOperation::Other);
+    issue(h, d, FpuOperation::Other);
     rounding(h, d);
     h.f_[d.rd] = fp::f16_to_f32(lane(h.f_[d.rs1], upper ? 1 : 0), h.fflags_);
 }
 
 void vfcpka_h_s(Hart& h, const DecodedInsn& d) {
-    issue(h, FpuOperation::Other);
+    issue(h, d, FpuOperation::Other);
     const Rounding rm = rounding(h, d);
     const U lo = fp::f32_to_f16(h.f_[d.rs1], rm, h.fflags_);
     const U hi = fp::f32_to_f16(h.f_[d.rs2], rm, h.fflags_);
@@ -228,7 +230,7 @@ void vfcpka_h_s(Hart& h, const DecodedInsn& d) {
 }
 
 template <bool replicate> void vfdotpex_s_h(Hart& h, const DecodedInsn& d) {
-    issue(h, FpuOperation::AddMul);
+    issue(h, d, FpuOperation::AddMul);
     const Rounding rm = rounding(h, d);
     const U a = h.f_[d.rs1];
     const U b = operand_b<replicate>(h, d);

@@ -29,14 +29,14 @@ inline H f16(Hart& h, unsigned r) {
 using Binary = H (*)(H, H, Rounding, uint8_t&);
 
 template <Binary op> void h_binary(Hart& h, const DecodedInsn& d) {
-    issue(h, FpuOperation::AddMul);
+    issue(h, d, FpuOperation::AddMul);
     h.f_[d.rd] = box(op(f16(h, d.rs1), f16(h, d.rs2), rounding(h, d), h.fflags_));
 }
 
 // fmadd: a*b+c; fmsub: a*b-c; fnmsub: -(a*b)+c; fnmadd: -(a*b)-c. The sign flips apply to the unboxed
 // values, so an improperly boxed operand still becomes the canonical NaN first.
 template <bool negate_product, bool negate_addend> void h_fma(Hart& h, const DecodedInsn& d) {
-    issue(h, FpuOperation::AddMul);
+    issue(h, d, FpuOperation::AddMul);
     const H a = static_cast<H>(f16(h, d.rs1) ^ (negate_product ? 0x8000u : 0u));
     const H c = static_cast<H>(f16(h, d.rs3) ^ (negate_addend ? 0x8000u : 0u));
     h.f_[d.rd] = box(fp::fma16(a, f16(h, d.rs2), c, rounding(h, d), h.fflags_));
@@ -51,13 +51,14 @@ template <bool is_sqrt> void h_divsqrt(Hart& h, const DecodedInsn& d) {
     h.f_[d.rd] = box(result);
     h.fflags_ |= flags;
     fpu::divsqrt_end(h, fslot(d.rd),
-                     fpu::divsqrt_cycles(h.timing(), fpu::kBinary16, is_sqrt, a, b, result, flags));
+                     fpu::divsqrt_cycles(h.timing(), fpu::kBinary16, is_sqrt, a, b, result, flags),
+                     fpu::divisor_normalised(fpu::kBinary16, is_sqrt, a, b));
 }
 
 // Sign injection: sgnj (sign of b), sgnjn (inverted sign of b), sgnjx (sign of a xor sign of b).
 enum class SignOp : uint8_t { Copy, Negate, Xor };
 template <SignOp op> void h_sgnj(Hart& h, const DecodedInsn& d) {
-    issue(h, FpuOperation::Other);
+    issue(h, d, FpuOperation::Other);
     const H a = f16(h, d.rs1);
     const H b = f16(h, d.rs2);
     const H sign = op == SignOp::Copy     ? (b & 0x8000u)
@@ -67,7 +68,7 @@ template <SignOp op> void h_sgnj(Hart& h, const DecodedInsn& d) {
 }
 
 template <bool is_max> void h_minmax(Hart& h, const DecodedInsn& d) {
-    issue(h, FpuOperation::Other);
+    issue(h, d, FpuOperation::Other);
     const H a = f16(h, d.rs1);
     const H b = f16(h, d.rs2);
     h.f_[d.rd] = box(is_max ? fp::max16(a, b, h.fflags_) : fp::min16(a, b, h.fflags_));
@@ -75,49 +76,49 @@ template <bool is_max> void h_minmax(Hart& h, const DecodedInsn& d) {
 
 using Compare = U (*)(H, H, uint8_t&);
 template <Compare op> void h_compare(Hart& h, const DecodedInsn& d) {
-    issue(h, FpuOperation::Other);
+    issue(h, d, FpuOperation::Other);
     h.x_[d.rd] = op(f16(h, d.rs1), f16(h, d.rs2), h.fflags_);
 }
 
 void fclass_h(Hart& h, const DecodedInsn& d) {
-    issue(h, FpuOperation::Other);
+    issue(h, d, FpuOperation::Other);
     h.x_[d.rd] = fp::classify16(f16(h, d.rs1));
 }
 
 // fmv.x.h sign-extends the low 16 bits unchecked; fmv.h.x boxes the low 16 bits of x[rs1].
 void fmv_x_h(Hart& h, const DecodedInsn& d) {
-    issue(h, FpuOperation::Other);
+    issue(h, d, FpuOperation::Other);
     h.x_[d.rd] = static_cast<U>(static_cast<int32_t>(static_cast<int16_t>(h.f_[d.rs1])));
 }
 void fmv_h_x(Hart& h, const DecodedInsn& d) {
-    issue(h, FpuOperation::Other);
+    issue(h, d, FpuOperation::Other);
     h.f_[d.rd] = box(static_cast<H>(h.x_[d.rs1]));
 }
 
 // fcvt.s.h is exact (rm only has to be legal); fcvt.h.s rounds.
 void fcvt_s_h(Hart& h, const DecodedInsn& d) {
-    issue(h, FpuOperation::Other);
+    issue(h, d, FpuOperation::Other);
     rounding(h, d);
     h.f_[d.rd] = fp::f16_to_f32(f16(h, d.rs1), h.fflags_);
 }
 void fcvt_h_s(Hart& h, const DecodedInsn& d) {
-    issue(h, FpuOperation::Other);
+    issue(h, d, FpuOperation::Other);
     h.f_[d.rd] = box(fp::f32_to_f16(h.f_[d.rs1], rounding(h, d), h.fflags_));
 }
 void fcvt_w_h(Hart& h, const DecodedInsn& d) {
-    issue(h, FpuOperation::Other);
+    issue(h, d, FpuOperation::Other);
     h.x_[d.rd] = static_cast<U>(fp::to_int32_from16(f16(h, d.rs1), rounding(h, d), h.fflags_));
 }
 void fcvt_wu_h(Hart& h, const DecodedInsn& d) {
-    issue(h, FpuOperation::Other);
+    issue(h, d, FpuOperation::Other);
     h.x_[d.rd] = fp::to_uint32_from16(f16(h, d.rs1), rounding(h, d), h.fflags_);
 }
 void fcvt_h_w(Hart& h, const DecodedInsn& d) {
-    issue(h, FpuOperation::Other);
+    issue(h, d, FpuOperation::Other);
     h.f_[d.rd] = box(fp::from_int32_to16(static_cast<int32_t>(h.x_[d.rs1]), rounding(h, d), h.fflags_));
 }
 void fcvt_h_wu(Hart& h, const DecodedInsn& d) {
-    issue(h, FpuOperation::Other);
+    issue(h, d, FpuOperation::Other);
     h.f_[d.rd] = box(fp::from_uint32_to16(h.x_[d.rs1], rounding(h, d), h.fflags_));
 }
 

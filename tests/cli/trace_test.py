@@ -45,6 +45,12 @@ def divide(mnemonic, cycles):
     return [(mnemonic, {"multi_cycle": cycles - 1}, cycles)]
 
 
+def deferred_write(user):
+    """fdiv, 3 nops, lw, nop: the result's write waits for the load's response, `user` a cycle for it."""
+    head = [("fdiv.s", {}, 1)] + [("nop", {}, 1)] * 3 + [("lw", {}, 1), ("nop", {}, 2)]
+    return head + [(user, {"fpu_dependency": 1}, 1)] + [ADDI1] * 10
+
+
 def fp_then_use(mnemonic, latency, user="fadd.s"):
     return [(mnemonic, {}, latency), (user, {"fpu_dependency": latency - 1} if latency > 1 else {}, 1)]
 
@@ -103,7 +109,7 @@ CASES = {
     47: divide("divu", 3), 48: divide("div", 33),
     49: fp_then_use("fdiv.s", 7), 50: fp_then_use("fdiv.s", 8), 51: fp_then_use("fdiv.s", 3),
     52: fp_then_use("fsqrt.s", 7), 53: fp_then_use("fsqrt.s", 6), 54: fp_then_use("fdiv.s", 5),
-    55: fp_then_use("fdiv.s", 8),
+    55: [("fdiv.s", {"multi_cycle": 1}, 8), ("fadd.s", {"fpu_dependency": 6}, 1)],  # held to normalise
     56: [("fdiv.s", {}, 19), ("fdiv.s", {"fpu_dependency": 18}, 19), ("fdiv.s", {"fpu_dependency": 18}, 17),
          ("fadd.s", {"fpu_dependency": 16}, 1)],
     # A CSR instruction waits until one cycle after an FP result of latency 2 or more is ready.
@@ -148,6 +154,22 @@ CASES = {
     94: [("fdiv.s", {}, 1), ("beqz", {"control": 6}, 7), ("nop", {}, 1)],
     95: [("fdiv.s", {}, 1), ("beqz", {"control": 2}, 3), ("nop", {}, 3)],
     96: [("fdiv.s", {}, 1), ("beqz", {"control": 6}, 7)] + [("nop", {}, 1)] * 8,
+    # A division by a denormal stays a cycle longer in EX; its result (8) still counts from its first.
+    97: [("fdiv.s", {"multi_cycle": 1}, 2)] + [ADDI1] * 5 + [("addi", {"fpu_dependency": 1}, 2)] + [ADDI1] * 4
+        + [("fdiv.s", {"multi_cycle": 1}, 9)],
+    98: [("fdiv.s", {"multi_cycle": 1}, 2), ("j", {}, 1)] + [ADDI1] * 4 + [("addi", {"fpu_dependency": 1}, 2)]
+        + [ADDI1] * 5 + [("fdiv.s", {"multi_cycle": 1}, 9)],
+    99: [("fsqrt.s", {}, 1)] + [ADDI1] * 9 + [("addi", {}, 9), ("fsqrt.s", {"fpu_dependency": 8}, 20)],
+    # An instruction writing the register an FP result in flight will write waits for it, as a reader.
+    100: [("fdiv.s", {}, 7), ("flw", {"fpu_dependency": 6}, 1)] + [ADDI1] * 10,
+    101: [("fdiv.s", {}, 1), ("flw", {}, 1)] + [ADDI1] * 4 + [("addi", {"fpu_dependency": 1}, 2)] + [ADDI1] * 5,
+    102: [("fadd.s", {}, 1), ("flw", {}, 1)] + [ADDI1] * 10,
+    103: [("fmv.x.w", {}, 1), ("li", {}, 1)] + [ADDI1] * 10,
+    104: [("fmv.x.w", {}, 1), ("li", {}, 1)] + [ADDI1] * 10,
+    # A class-3 write that waits for a load's response returns the result a cycle later to everyone.
+    **{i: deferred_write(user) for i, user in ((105, "fadd.s"), (106, "fadd.s"), (107, "fsw"))},
+    108: [("fdiv.s", {}, 1)] + [("nop", {}, 1)] * 4 + [("nop", {"fpu_dependency": 1}, 2), ("fadd.s", {}, 1)]
+    + [ADDI1] * 10,
 }
 
 

@@ -250,6 +250,32 @@ _start:
     BEGIN; fdiv.s f3, f4, f1; beq zero, zero, 1f; nop; 1: nop; END(95)
     BEGIN; fdiv.s f3, f4, f1; beq zero, zero, 1f; csrr a0, mscratch; 1: nop; nop; nop; nop; nop; nop; nop; nop; END(96)
 
+    /* A division by a denormal normalises the divisor first (pa_fdsu_ctrl.v: fdsu_dn_stall): the unit takes
+     * it a cycle late and the core holds it in EX meanwhile. The result is due as before. */
+#define TEN_ADDI addi a5, a5, 1; addi a5, a5, 1; addi a5, a5, 1; addi a5, a5, 1; addi a5, a5, 1; \
+    addi a5, a5, 1; addi a5, a5, 1; addi a5, a5, 1; addi a5, a5, 1; addi a5, a5, 1
+    la t2, divsqrt_operands
+    flw f17, 24(t2)  /* 3 x 2^-149, denormal */
+    flw f18, 28(t2)  /* 2^-149, denormal */
+    BEGIN; fdiv.s f3, f17, f18; TEN_ADDI; fdiv.s f3, f17, f18; END(97)
+    BEGIN; fdiv.s f3, f17, f18; j 1f; 1: TEN_ADDI; fdiv.s f3, f17, f18; END(98)
+    BEGIN; fsqrt.s f3, f17; TEN_ADDI; fsqrt.s f3, f17; END(99)
+
+    /* An instruction that is no FP operation waits in ID while an FP result for its destination register is
+     * in flight (cv32e40p_apu_disp.sv: write_dep_o), as if it read that register. */
+    BEGIN; fdiv.s f3, f2, f4; flw f3, 0(s1); TEN_ADDI; END(100)
+    BEGIN; fdiv.s f3, f2, f4; flw f5, 0(s1); TEN_ADDI; END(101)
+    BEGIN; fadd.s f5, f1, f2; flw f5, 0(s1); TEN_ADDI; END(102)
+    BEGIN; fmv.x.w a0, f2; li a0, 5; TEN_ADDI; END(103)
+    BEGIN; fmv.x.w a0, f2; li a1, 5; TEN_ADDI; END(104)
+
+    /* A class-3 result whose write waits (here for the load's response, cv32e40p_ex_stage.sv: apu_valid)
+     * returns that much later: to its reader, to the APU dispatcher, to a store of it. */
+    BEGIN; fdiv.s f3, f4, f1; nop; nop; nop; lw a1, 0(s1); nop; fadd.s f5, f3, f3; TEN_ADDI; END(105)
+    BEGIN; fdiv.s f3, f4, f1; nop; nop; nop; lw a1, 0(s1); nop; fadd.s f5, f1, f1; TEN_ADDI; END(106)
+    BEGIN; fdiv.s f3, f4, f1; nop; nop; nop; lw a1, 0(s1); nop; fsw f3, 8(s1); TEN_ADDI; END(107)
+    BEGIN; fdiv.s f3, f4, f1; nop; nop; nop; nop; nop; fadd.s f5, f3, f3; TEN_ADDI; END(108)
+
     li t5, 1
     la t6, tohost
     sw t5, 0(t6)
@@ -272,4 +298,4 @@ one:    .word 0x3f800000, 0x40400000, 0x40000000
 halves: .word 0xffff3c00, 0xffff4200, 0x42003c00, 0x42004200
 divsqrt_operands: .word 0x41100000, 0x41000000, 0x40100000, 0x43800000, 0x71800000, 0x03800000, 3, 1
     .globl results
-results: .space 4 * 97
+results: .space 4 * 109

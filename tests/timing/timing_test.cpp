@@ -20,8 +20,8 @@ std::vector<uint32_t> measure(const CoreTiming& timing) {
     const CoreStats& stats = machine.hart().stats();
     EXPECT_EQ(machine.hart().cycle(), stats.instret() + stats.total_stalls())
         << "every cycle is an issue or a stall";
-    std::vector<uint32_t> words(97);
-    machine.memory().read_bytes(*elf.symbol("results"), words.data(), 97 * 4);
+    std::vector<uint32_t> words(109);
+    machine.memory().read_bytes(*elf.symbol("results"), words.data(), 109 * 4);
     std::vector<uint32_t> cost(words.size());
     for (size_t i = 0; i < words.size(); ++i)
         cost[i] = words[i] - words[0];
@@ -181,6 +181,30 @@ TEST(Timing, HazardSequencesWithSingleCycleFpu) {
                            {94, "fdiv, beq taken over a csrr, nop: target at 8, csrr at 9", 9},
                            {95, "fdiv, beq taken over a nop, nop: target at 4, csrr waits until 7", 7},
                            {96, "fdiv, beq taken over a csrr, 8 nops: 8 + 8", 16},
+                           // A division by a denormal normalises the divisor first (pa_fdsu_ctrl.v:
+                           // fdsu_dn_stall, the WFI2 state), a cycle in which the unit does not take it
+                           // (fpnew_divsqrt_th_32.sv: no handshake while fdsu_fpu_ex1_stall): EX holds it
+                           // a cycle longer. Its result is due 8 cycles after it entered EX (3 = 1.1b: 7,
+                           // and 1 to normalise), written through the ALU port while an addi is in EX.
+                           {97, "fdiv by a denormal 2, 10 addi + 1, fdiv at 13 due at 21, csrr", 22},
+                           {98, "the same, a j behind the first fetching its target in the hold", 23},
+                           {99, "fsqrt of a denormal not held: 1 + 10, waits until 19, 19 + 1", 39},
+                           // An instruction that is no FP operation and writes a register an FP result in
+                           // flight will write waits until that result is back (cv32e40p_apu_disp.sv:
+                           // write_dep_o; cv32e40p_controller.sv: apu_stall_o), as a reader would.
+                           {100, "fdiv 3/2 (ready 7), flw of its destination waits: 7 + 1 + 10", 18},
+                           {101, "flw of another register goes on: 1 + 1 + 10, an addi held + 1", 13},
+                           {102, "fadd (single cycle, nothing in flight), flw of its destination", 12},
+                           {103, "fmv.x.w a0 (single cycle), li a0", 12},
+                           {104, "fmv.x.w a0, li a1", 12},
+                           // fdiv 2/1 (ready 6); the nop issued at 5 would take the write in its EX cycle,
+                           // but the lw's response arrives then (cv32e40p_ex_stage.sv: apu_valid), so the
+                           // write and the result's return wait a cycle: the dispatcher (which takes
+                           // apu_valid as the return) and every reader see it at 7.
+                           {105, "fdiv, 3 nops, lw, nop, fadd of its result waits until 7, 10 addi", 18},
+                           {106, "the same with an fadd of other registers (dispatcher): until 7", 18},
+                           {107, "the same with an fsw of the result: until 7", 18},
+                           {108, "fdiv, 5 nops, the fifth held by the write, fadd ready at 7", 18},
                        });
 }
 
@@ -203,7 +227,17 @@ TEST(Timing, FpuLatencyFromTheConfiguration) {
                      {61, "fmin, fadd (ready 1 + 2), csrr + 1", 4},
                      {62, "four pipelined fadds: 3 + 2 + 1", 6},
                      {63, "fadd (ready 2), fdiv waits for it: 2 + 19 + 1", 22},
+                     {102, "fadd (ready 2), flw of its destination waits for it: 2 + 10", 13},
+                     {103, "fmv.x.w unaffected (FPU_OTHERS_LAT), li a0: 1 + 1 + 10", 12},
                  });
+    CoreTiming others_one;
+    others_one.fpu_other_latency = 1;
+    const auto cost_others = measure(others_one);
+    expect_costs(cost_others, {
+                                  {102, "fadd unaffected, flw of its destination: 1 + 1 + 10", 12},
+                                  {103, "fmv.x.w a0 (ready 2), li a0 waits for it: 2 + 10", 13},
+                                  {104, "fmv.x.w a0, li a1 goes on: 1 + 1 + 10", 12},
+                              });
     CoreTiming three;
     three.fpu_addmul_latency = 3;
     const auto cost3 = measure(three);
