@@ -507,10 +507,15 @@ void Hart::apu_port_contention(InsnClass c) {
         return;
     }
     apu_port_write_ = 0;
-    if (write == last) { // not ready before: no cycle lost
-        add_stall(StallKind::FpuDependency, 1);
-        if (c != InsnClass::Jump) held_in_ex(); // a jump's target comes after it anyway
+    if (write != last) return; // not ready before: no cycle lost
+    if (c == InsnClass::Jump && slot_at(pc_)->fast != FastOp::Jal) {
+        // While its target is fetched, a jalr in EX still shows as a jalr in ID, which holds the write back
+        // (cv32e40p_ex_stage.sv: apu_valid): the write goes into that refetch cycle and the jalr goes on.
+        defer_apu_result(due, write + 1);
+        return;
     }
+    add_stall(StallKind::FpuDependency, 1);
+    if (c != InsnClass::Jump) held_in_ex(); // a jump's target comes after it anyway
 }
 
 uint64_t Hart::port_contention_ahead(InsnClass c, uint64_t cycle, RunAheadEntry& entry) {

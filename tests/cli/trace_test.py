@@ -170,6 +170,11 @@ CASES = {
     **{i: deferred_write(user) for i, user in ((105, "fadd.s"), (106, "fadd.s"), (107, "fsw"))},
     108: [("fdiv.s", {}, 1)] + [("nop", {}, 1)] * 4 + [("nop", {"fpu_dependency": 1}, 2), ("fadd.s", {}, 1)]
     + [ADDI1] * 10,
+    # A jalr in EX when that write comes is not held (its refetch takes the write); a jal is.
+    109: [("fdiv.s", {}, 1)] + [("nop", {}, 1)] * 3 + [ADDI1, ("jr", {"control": 1}, 2)] + [ADDI1] * 11,
+    110: [("fdiv.s", {}, 1)] + [("nop", {}, 1)] * 3 + [ADDI1, ("j", {"control": 1, "fpu_dependency": 1}, 3)]
+    + [ADDI1] * 11,
+    111: [("fdiv.s", {}, 1)] + [("nop", {}, 1)] * 4 + [("jalr", {"control": 1}, 2)] + [ADDI1] * 11,
 }
 
 

@@ -276,6 +276,15 @@ _start:
     BEGIN; fdiv.s f3, f4, f1; nop; nop; nop; lw a1, 0(s1); nop; fsw f3, 8(s1); TEN_ADDI; END(107)
     BEGIN; fdiv.s f3, f4, f1; nop; nop; nop; nop; nop; fadd.s f5, f3, f3; TEN_ADDI; END(108)
 
+    /* A jalr in EX when that write comes is not held: ID still shows it during its refetch, which holds the
+     * write back into that cycle. A jal is held. */
+#define FDIV_3_NOPS fdiv.s f3, f4, f1; nop; nop; nop
+    la t3, 1f
+    BEGIN; FDIV_3_NOPS; addi a1, a1, 1; jalr zero, 0(t3); 1: addi a2, a2, 1; TEN_ADDI; END(109)
+    BEGIN; FDIV_3_NOPS; addi a1, a1, 1; jal zero, 1f; 1: addi a2, a2, 1; TEN_ADDI; END(110)
+    la t3, 1f
+    BEGIN; fdiv.s f3, f4, f1; nop; nop; nop; nop; jalr ra, 0(t3); 1: addi a2, a2, 1; TEN_ADDI; END(111)
+
     li t5, 1
     la t6, tohost
     sw t5, 0(t6)
@@ -298,4 +307,4 @@ one:    .word 0x3f800000, 0x40400000, 0x40000000
 halves: .word 0xffff3c00, 0xffff4200, 0x42003c00, 0x42004200
 divsqrt_operands: .word 0x41100000, 0x41000000, 0x40100000, 0x43800000, 0x71800000, 0x03800000, 3, 1
     .globl results
-results: .space 4 * 109
+results: .space 4 * 112
