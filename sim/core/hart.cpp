@@ -473,7 +473,8 @@ void Hart::defer_apu_result(uint64_t from, uint64_t to) {
     if (apu_long_until_ == from) apu_long_until_ = to;
 }
 
-void Hart::apu_port_contention(InsnClass c) {
+void Hart::apu_port_contention(const DecodedInsn& d) {
+    const InsnClass c = d.cls;
     const uint64_t due = apu_port_write_;
     uint64_t write = due;
     // This instruction's EX cycles, first..last (a split load issues, as the model counts, at its second).
@@ -508,7 +509,7 @@ void Hart::apu_port_contention(InsnClass c) {
     }
     apu_port_write_ = 0;
     if (write != last) return; // not ready before: no cycle lost
-    if (c == InsnClass::Jump && slot_at(pc_)->fast != FastOp::Jal) {
+    if (c == InsnClass::Jump && d.fast != FastOp::Jal) {
         // While its target is fetched, a jalr in EX still shows as a jalr in ID, which holds the write back
         // (cv32e40p_ex_stage.sv: apu_valid): the write goes into that refetch cycle and the jalr goes on.
         defer_apu_result(due, write + 1);
@@ -518,10 +519,10 @@ void Hart::apu_port_contention(InsnClass c) {
     if (c != InsnClass::Jump) held_in_ex(); // a jump's target comes after it anyway
 }
 
-uint64_t Hart::port_contention_ahead(InsnClass c, uint64_t cycle, RunAheadEntry& entry) {
+uint64_t Hart::port_contention_ahead(const DecodedInsn& d, uint64_t cycle, RunAheadEntry& entry) {
     cycle_ = cycle;
     const uint64_t held_before = stats_.stalls(StallKind::FpuDependency);
-    apu_port_contention(c);
+    apu_port_contention(d);
     if (stats_.stalls(StallKind::FpuDependency) != held_before) entry.flags |= kAheadPortHold;
     return cycle_;
 }

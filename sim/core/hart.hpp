@@ -503,7 +503,7 @@ class Hart {
         return c == InsnClass::Alu || c == InsnClass::Jump || c == InsnClass::Mul ||
                c == InsnClass::MulHigh || c == InsnClass::Div || c == InsnClass::Csr;
     }
-    void apu_port_contention(InsnClass c);
+    void apu_port_contention(const DecodedInsn& d);
     // The pending class-3 write, due in `from`, happens in `to` instead.
     void defer_apu_result(uint64_t from, uint64_t to);
     // By FpuOperation AddMul, Other: the latency and its class, from the timing (no work per operation).
@@ -617,7 +617,7 @@ class Hart {
     };
     static constexpr uint8_t kAheadBranchTaken = 1, kAheadFetched = 2, kAheadFpu = 4, kAheadPortHold = 8;
     // apu_port_contention for an instruction run ahead inline (issue_ set, `cycle` its cycle_), journaled.
-    uint64_t port_contention_ahead(InsnClass c, uint64_t cycle, RunAheadEntry& entry);
+    uint64_t port_contention_ahead(const DecodedInsn& d, uint64_t cycle, RunAheadEntry& entry);
     static constexpr unsigned kRunAheadCapacity = 64;
     // Whether this core's instruction of cycle `start` takes its turn after core `other`'s of cycle `turn`.
     bool runs_after(uint64_t start, unsigned other, uint64_t turn) const {

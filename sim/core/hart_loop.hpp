@@ -60,7 +60,7 @@ template <bool kFetchModel, bool kObserved, bool kChain>
     if constexpr (kObserved) seen = d;
     d.exec(*this, d);
     if (apu_port_write_) [[unlikely]]
-        apu_port_contention(d.cls);
+        apu_port_contention(d);
     ready_[d.dst] = (issue_ << 2) + d.ready_code;
     x_[0] = 0;
     const uint32_t next = next_pc_;
@@ -267,7 +267,7 @@ template <bool kFetchModel, bool kLoops, bool kAhead>
         cycle += 1; // decode() keeps instructions of other costs out of the inline path
         if constexpr (kAhead)
             if (apu_port_write_) [[unlikely]]
-                cycle = port_contention_ahead(d.cls, cycle, *entry);
+                cycle = port_contention_ahead(d, cycle, *entry);
         ++stats_.by_class_and_size[d.stat_index];
         pc += d.len;
         dp = step_to(dp, d.len);
@@ -281,7 +281,7 @@ template <bool kFetchModel, bool kLoops, bool kAhead>
         stats_.stall_cycles[static_cast<size_t>(StallKind::Control)] += penalty;
         if constexpr (kAhead)
             if (apu_port_write_) [[unlikely]]
-                cycle = port_contention_ahead(d.cls, cycle, *entry);
+                cycle = port_contention_ahead(d, cycle, *entry);
         if constexpr (kAhead) entry->control = static_cast<uint8_t>(penalty);
         ++stats_.by_class_and_size[d.stat_index];
         pc = target;
@@ -306,7 +306,7 @@ template <bool kFetchModel, bool kLoops, bool kAhead>
         if constexpr (kAhead) waited_before = stats_.stalls(StallKind::FpuDependency);
         d.exec(*this, d);
         if (apu_port_write_) [[unlikely]]
-            apu_port_contention(d.cls);
+            apu_port_contention(d);
         if constexpr (kAhead) {
             entry->fpu_wait = static_cast<uint32_t>(stats_.stalls(StallKind::FpuDependency) - waited_before);
             entry->flags |= kAheadFpu;
