@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Single-core kernels against the CV32E40P RTL: each program of this folder, run in bare mode on the test
 bench's memory map, must write the 64 result words (the cycles of each kernel call, then a hash of what it
-wrote) that the RTL wrote for the same program (reference.json; README.md says how they were measured).
+wrote) that the RTL wrote for the same program (reference.json; README.md says how they were measured), at
+the default FPU latencies and at those the RTL was also measured with.
 A program whose image is not the one measured is reported as such: the reference then needs measuring again.
 """
 import argparse
@@ -53,21 +54,35 @@ def main():
         if not check(image_sha256(elf) == ref["image_sha256"],
                      f"{name}: the program is the one measured on the RTL (if not, measure it again: README.md)"):
             continue
-        signature = os.path.join(w, name + ".signature")
-        r = subprocess.run([args.sim, "run", "--bare", "-q", "--memory", "0x0:0x400000", "--exit-addr", "0x20000004",
-                            "--signature", signature, elf], capture_output=True, text=True)
-        if not check(r.returncode == 0, f"{name}: runs to exit 0 ({r.stderr.strip()[:200]})"):
-            continue
-        with open(signature) as f:
-            got = [int(line, 16) for line in f]
-        want = [int(word, 16) for word in ref["rtl_signature"]]
-        check(len(got) == len(want), f"{name}: {len(got)} result words ({len(want)} expected)")
-        for i, kernel in enumerate(ref["kernels"]):
-            check(got[i] == want[i], f"{name}: {kernel}: {got[i]} cycles (RTL {want[i]})")
-            check(got[32 + i] == want[32 + i], f"{name}: {kernel}: its outputs hash as on the RTL")
-        rest = [i for i in range(len(want)) if i % 32 >= len(ref["kernels"])]
-        check(all(got[i] == want[i] for i in rest if i < len(got)), f"{name}: the unused words as on the RTL")
+        # The default FPU latencies, then those the RTL was also built with (FPU_ADDMUL_LAT/FPU_OTHERS_LAT).
+        runs = [("", [], ref["rtl_signature"])]
+        for latencies, words in ref.get("rtl_signature_at_fpu_latencies", {}).items():
+            addmul, other = latencies.split("/")
+            runs.append((f" at FPU latencies {latencies}",
+                         ["--set", f"fpu.addmul_latency={addmul}", "--set", f"fpu.other_latency={other}"], words))
+        for label, settings, words in runs:
+            compare(check, args.sim, w, elf, f"{name}{label}", settings, ref["kernels"], words)
     return check.exit_status()
+
+
+def compare(check, sim, workdir, elf, name, settings, kernels, words):
+    """Runs `elf` with `settings` and checks its 64 result words against the RTL's `words`."""
+    signature = os.path.join(workdir, "result.signature")
+    if os.path.exists(signature):
+        os.remove(signature)
+    r = subprocess.run([sim, "run", "--bare", "-q", "--memory", "0x0:0x400000", "--exit-addr", "0x20000004",
+                        "--signature", signature, *settings, elf], capture_output=True, text=True)
+    if not check(r.returncode == 0, f"{name}: runs to exit 0 ({r.stderr.strip()[:200]})"):
+        return
+    with open(signature) as f:
+        got = [int(line, 16) for line in f]
+    want = [int(word, 16) for word in words]
+    check(len(got) == len(want), f"{name}: {len(got)} result words ({len(want)} expected)")
+    for i, kernel in enumerate(kernels):
+        check(got[i] == want[i], f"{name}: {kernel}: {got[i]} cycles (RTL {want[i]})")
+        check(got[32 + i] == want[32 + i], f"{name}: {kernel}: its outputs hash as on the RTL")
+    rest = [i for i in range(len(want)) if i % 32 >= len(kernels)]
+    check(all(got[i] == want[i] for i in rest if i < len(got)), f"{name}: the unused words as on the RTL")
 
 
 if __name__ == "__main__":
