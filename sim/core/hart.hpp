@@ -592,7 +592,10 @@ class Hart {
     // `first`: the slot of pc_.
     void run_ahead(uint64_t limit, const DecodedInsn* first);
     // Whether the instruction in slot `d` (the next one) may start a run ahead.
+    // With shared FPUs (a cluster's), only RV32I runs ahead: asking first spares the host's branch predictor
+    // the next instruction's kind, which after a turn is a coin toss between an FP operation and a load.
     bool may_run_ahead(const DecodedInsn& d) const {
+        if (fpu_arbiter_) return runs_ahead(d.fast);
         return runs_ahead(d.fast) || (d.fast == FastOp::FpuOp && fpu_op_runs_ahead(d));
     }
     // The instructions a core may run ahead: RV32I arithmetic, branches and jal (an empty slot is None).
