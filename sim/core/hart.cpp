@@ -113,6 +113,7 @@ void Hart::set_code_range(uint32_t lo, uint32_t hi) {
     decode_cache_ = DecodeCache(code_span_ / 2 + 2);
     shared_gated_ = shared_ungated_ = nullptr;
     decode_ = &decode_cache_;
+    turn_slot_pc_ = kNoPc;
 }
 
 void Hart::share_decode_caches(DecodeCache& gated, DecodeCache& ungated) {
@@ -121,6 +122,7 @@ void Hart::share_decode_caches(DecodeCache& gated, DecodeCache& ungated) {
     shared_gated_ = &gated;
     shared_ungated_ = &ungated;
     decode_ = (mstatus_ & kFsMask) == kFsDirty ? shared_ungated_ : shared_gated_;
+    turn_slot_pc_ = kNoPc;
 }
 
 void Hart::set_fast_ram(Ram* ram) {
@@ -181,6 +183,8 @@ void Hart::fetch_line_from_port() {
                                     : run_inline_part<false, false, true>(dp);
         if (!went_on || cycle_ >= limit_) break;
     }
+    turn_slot_pc_ = pc_;
+    turn_slot_ = slot_at(pc_);
 }
 
 void Hart::undo_counters(CoreStats& stats, const RunAheadEntry& e) {
@@ -346,6 +350,7 @@ void Hart::fp_gate(Hart& h, const DecodedInsn& d) {
 void Hart::gate_fp_instructions() {
     if (shared_gated_) {
         decode_ = shared_gated_;
+        turn_slot_pc_ = kNoPc;
         return;
     }
     for (DecodedInsn& slot : decode_cache_)

@@ -554,6 +554,7 @@ class Hart {
     // FS became Dirty: the shared ungated cache, if there is one (without, fp_gate ungates slot by slot).
     void ungate_fp_instructions() {
         if (shared_ungated_) decode_ = shared_ungated_;
+        turn_slot_pc_ = kNoPc;
     }
 
     // Hardware loops (XCVhwlp).
@@ -574,6 +575,11 @@ class Hart {
         const uint32_t off = pc - code_lo_;
         return off < code_span_ ? &(*decode_)[off >> 1] : &scratch_[1];
     }
+    // slot_at(pc_) as the last turn or run ahead left it: the next turn starts from it without the lookup.
+    // kNoPc (odd: no pc) after anything that switches decode_.
+    static constexpr uint32_t kNoPc = 1;
+    uint32_t turn_slot_pc_ = kNoPc;
+    const DecodedInsn* turn_slot_ = nullptr;
     // The decoded instruction at pc_, for an empty slot: decodes it into its cache slot, or into scratch_[0]
     // outside the cached range.
     const DecodedInsn& resolve();

@@ -338,15 +338,17 @@ template <bool kFetchModel, bool kLoops, bool kAhead>
     return went_on;
 }
 
-// The slot of the pc after the turn is looked up once, to decide on the run ahead and to start it.
+// The slot of the pc after the turn is looked up once, to decide on the run ahead and to start it, and kept
+// for the next turn.
 [[gnu::always_inline]] inline bool Hart::take_turn(uint64_t turn_end, uint64_t ahead_limit) {
     if (!observers_.empty()) [[unlikely]] {
         run(turn_end);
         return !stopped() && !asleep_; // an observed core does not run ahead
     }
     limit_ = turn_end;
-    const DecodedInsn* dp = slot_at(pc_);
-    while (cycle_ < limit_) {
+    const DecodedInsn* dp = pc_ == turn_slot_pc_ ? turn_slot_ : slot_at(pc_);
+    // The engine gives a core its turn in the cycle it issues in (or, woken for an earlier one, later).
+    do {
         try {
             if (ifetch_)
                 execute_one<true, false, false>(dp);
@@ -356,9 +358,11 @@ template <bool kFetchModel, bool kLoops, bool kAhead>
             take_trap(t);
         }
         dp = slot_at(pc_); // after the handler, which may have switched decode_
-    }
+    } while (cycle_ < limit_);
     if (stopped() || asleep_) [[unlikely]]
         return false;
+    turn_slot_pc_ = pc_;
+    turn_slot_ = dp;
     run_ahead_if_private(ahead_limit, dp);
     return true;
 }
