@@ -11,9 +11,11 @@ namespace pulpsim {
 // Which of the 64 cycles up to its newest start a unit taking one new operation per cycle starts one in, and
 // how many it started and how many cycles operations waited for it.
 struct PipelinedUnitSlots {
+    // The two counters are kept apart: side by side, the compiler updates them as one vector, in more
+    // instructions than two adds.
+    uint64_t operations = 0;
     uint64_t newest = 0; // the latest start
     uint64_t recent = 0; // bit k: an operation starts at newest - k
-    uint64_t operations = 0;
     uint64_t contention_cycles = 0;
 
     // The first cycle at or after `cycle` with no start; a cycle before the window counts as its first.
