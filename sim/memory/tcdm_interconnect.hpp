@@ -92,23 +92,15 @@ class TcdmInterconnect {
     [[nodiscard]] uint64_t request(unsigned port, uint32_t addr, uint64_t cycle, bool is_write) {
         assert(port < config_.ports && contains(addr, 1));
         const unsigned bank = bank_of(addr);
-        uint64_t waited_on_dma = 0;
-        const uint64_t granted = reservations_[bank].reserve_first_free(
-            cycle, bank, port >= config_.first_dma_port, floor_, waited_on_dma);
-        const uint64_t waited = granted - cycle;
         TcdmBankCounters& b = counters_.banks[bank];
         TcdmPortCounters& p = counters_.ports[port];
         ++b.accesses;
         ++p.accesses;
         b.writes += is_write;
         p.writes += is_write;
-        b.conflict_cycles += waited;
-        p.contention_cycles += waited;
-        p.waited_on_dma += waited_on_dma;
-        if constexpr (kTellConflicts)
-            if (waited != 0 && conflict_observer_ != nullptr) [[unlikely]]
-                tell_conflict(bank, port, cycle, granted);
-        return granted;
+        if (reservations_[bank].take_past_window(cycle, port >= config_.first_dma_port, floor_)) [[likely]]
+            return cycle;
+        return request_within_window<kTellConflicts>(port, bank, cycle);
     }
 
     // From here on no request asks for a cycle before `cycle`, except one requester whose requests come in
@@ -135,6 +127,18 @@ class TcdmInterconnect {
         uint64_t by_dma = 0;
         std::unique_ptr<std::vector<uint64_t>> more; // null in the usual case: the struct stays small
 
+        // The usual case, requests in time order: `cycle` lies past every cycle kept, so it is free and
+        // becomes the newest kept. False (nothing changed) when it does not, or when sliding the window that
+        // far would drop a cycle a later request may still ask for.
+        bool take_past_window(uint64_t cycle, bool dma, uint64_t floor) {
+            if (cycle < start + 64 || more) return false;
+            const uint64_t shift = cycle - start - 63;
+            if (start + shift > (floor < cycle ? floor : cycle)) return false;
+            taken = (shift >= 64 ? 0 : taken >> shift) | uint64_t{1} << 63;
+            by_dma = (shift >= 64 ? 0 : by_dma >> shift) | uint64_t{dma} << 63;
+            start += shift;
+            return true;
+        }
         uint64_t reserve_first_free(uint64_t cycle, unsigned bank, bool dma, uint64_t floor,
                                     uint64_t& waited_on_dma) {
             if (cycle < start) [[unlikely]]
@@ -172,6 +176,23 @@ class TcdmInterconnect {
         uint64_t reserve_wide(uint64_t cycle, bool dma, uint64_t floor, uint64_t& waited_on_dma);
     };
     [[noreturn]] static void request_too_old(unsigned bank, uint64_t cycle, uint64_t oldest_kept);
+    // request() for a cycle the bank's window still holds (or one that widens it), counted; out of line, so
+    // that the usual case needs few registers.
+    template <bool kTellConflicts>
+    [[gnu::noinline]] uint64_t request_within_window(unsigned port, unsigned bank, uint64_t cycle) {
+        uint64_t waited_on_dma = 0;
+        const uint64_t granted = reservations_[bank].reserve_first_free(
+            cycle, bank, port >= config_.first_dma_port, floor_, waited_on_dma);
+        const uint64_t waited = granted - cycle;
+        counters_.banks[bank].conflict_cycles += waited;
+        TcdmPortCounters& p = counters_.ports[port];
+        p.contention_cycles += waited;
+        p.waited_on_dma += waited_on_dma;
+        if constexpr (kTellConflicts)
+            if (waited != 0 && conflict_observer_ != nullptr) [[unlikely]]
+                tell_conflict(bank, port, cycle, granted);
+        return granted;
+    }
     // Out of line, so that the request's hot path keeps its registers.
     [[gnu::cold, gnu::noinline]] void tell_conflict(unsigned bank, unsigned port, uint64_t wanted,
                                                     uint64_t granted) const {
