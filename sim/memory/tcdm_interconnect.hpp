@@ -131,11 +131,18 @@ class TcdmInterconnect {
         // becomes the newest kept. False (nothing changed) when it does not, or when sliding the window that
         // far would drop a cycle a later request may still ask for.
         bool take_past_window(uint64_t cycle, bool dma, uint64_t floor) {
-            if (cycle < start + 64 || more) return false;
-            const uint64_t shift = cycle - start - 63;
+            if (cycle < start + 64 || more || !slide_to(cycle, cycle, floor)) return false;
+            taken |= uint64_t{1} << 63;
+            by_dma |= uint64_t{dma} << 63;
+            return true;
+        }
+        // Slides the window so that `newest` (past it) is its last cycle, unless that drops a cycle before
+        // min(floor, `cycle`), which a later request may still ask for: then false, nothing changed.
+        bool slide_to(uint64_t newest, uint64_t cycle, uint64_t floor) {
+            const uint64_t shift = newest - start - 63;
             if (start + shift > (floor < cycle ? floor : cycle)) return false;
-            taken = (shift >= 64 ? 0 : taken >> shift) | uint64_t{1} << 63;
-            by_dma = (shift >= 64 ? 0 : by_dma >> shift) | uint64_t{dma} << 63;
+            taken = shift >= 64 ? 0 : taken >> shift;
+            by_dma = shift >= 64 ? 0 : by_dma >> shift;
             start += shift;
             return true;
         }
@@ -158,14 +165,10 @@ class TcdmInterconnect {
             }
             uint64_t slot = granted - start;
             if (slot >= 64) {
-                // Slide so that the new grant is the newest cycle kept, unless that drops cycles a later
-                // request may still ask for: then widen.
-                const uint64_t shift = slot - 63;
-                if (start + shift > (floor < cycle ? floor : cycle)) [[unlikely]]
+                // The new grant becomes the newest cycle kept, unless that drops one a later request may
+                // still ask for: then widen.
+                if (!slide_to(granted, cycle, floor)) [[unlikely]]
                     return reserve_wide(cycle, dma, floor, waited_on_dma);
-                taken = shift >= 64 ? 0 : taken >> shift;
-                by_dma = shift >= 64 ? 0 : by_dma >> shift;
-                start += shift;
                 slot = 63;
             }
             taken |= uint64_t{1} << slot;
