@@ -29,6 +29,14 @@ class InputFile {
         std::filesystem::create_directories(dir);
         path_ = (dir / name).string();
     }
+    // At the harness's normal exit; after a finding (abort) the last input stays where it was.
+    ~InputFile() {
+        std::error_code ec;
+        std::filesystem::remove(path_, ec);
+        std::filesystem::remove(std::filesystem::path(path_).parent_path(), ec); // once it is empty
+    }
+    InputFile(const InputFile&) = delete;
+    InputFile& operator=(const InputFile&) = delete;
     const std::string& path() const { return path_; }
     void write(const uint8_t* data, size_t size) const {
         write(std::string_view(reinterpret_cast<const char*>(data), size));

@@ -8,6 +8,7 @@ recorded output.
 """
 import argparse
 import csv
+import glob
 import hashlib
 import io
 import json
@@ -24,9 +25,9 @@ from checks import Checks, fresh_dir  # noqa: E402
 check = Checks()
 
 
-def sweep(sim, spec, db, *extra, timeout=300):
+def sweep(sim, spec, db, *extra, timeout=300, env=None):
     return subprocess.run([sim, "sweep", spec, "--db", db, "--no-plots", *extra], capture_output=True, text=True,
-                          timeout=timeout)
+                          timeout=timeout, env=env)
 
 
 def write(path, text):
@@ -301,8 +302,10 @@ zip:
 
     db = os.path.join(work, "killed.db")
     for attempt, wait_for in enumerate((2, 6)):
+        # A killed sweep cannot remove its work folder: it goes under the test's folder, not /tmp.
         proc = subprocess.Popen([sim, "sweep", spec, "--db", db, "--no-plots", "--jobs", "2"],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                env=dict(os.environ, TMPDIR=work))
         deadline = time.time() + 120
         stored = 0
         while time.time() < deadline and proc.poll() is None:
@@ -326,7 +329,9 @@ zip:
         check(not orphans, f"kill {attempt + 1}: no simulator process outlives the killed sweep ({orphans})")
     partial = points_of(db)
     check(0 < len(partial) < 12, f"the killed sweeps stored part of the points ({len(partial)} of 12)")
-    r = sweep(sim, spec, db, "--jobs", "2")
+    r = sweep(sim, spec, db, "--jobs", "2", env=dict(os.environ, TMPDIR=work))
+    left = sorted(glob.glob(os.path.join(work, "pulpsim-points-*")))
+    check(len(left) == 2, f"a sweep that ends removes its work folder; only the two killed ones stay ({left})")
     check(r.returncode == 0 and f"{len(partial)} already stored, running {12 - len(partial)}" in r.stderr,
           f"the resumed sweep runs only the {12 - len(partial)} missing points ({r.stderr.strip()[:200]!r})")
     resumed = points_of(db)
