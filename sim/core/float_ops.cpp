@@ -497,12 +497,12 @@ inline uint32_t as_bits(float f) {
 // the exact value as ds + err.
 inline uint32_t fma32_finish(float s, uint32_t a, uint32_t b, uint32_t c, uint8_t& flags) {
     const uint32_t bits = as_bits(s);
+    // Inexact is sticky and usually already raised: then only underflow could still change, and a result of
+    // at least 2^-125 is not tiny.
+    if (fma32_rne_settled(bits, flags)) [[likely]]
+        return bits;
     if ((bits & kAbs32) >= kInf32) [[unlikely]]
         return detail::soft_fma32(a, b, c, Rounding::NearestEven, flags);
-    // Inexact is sticky and usually already raised: then only underflow could still change, and a result of
-    // at least 2^-125 is not tiny. Kernels take this path for nearly every fmadd.
-    if ((flags & kInexact) && (bits & kAbs32) >= 0x01000000u) [[likely]]
-        return bits;
     const double p = double(as_float(a)) * double(as_float(b));
     const double dc = as_float(c);
     const double ds = p + dc;

@@ -32,6 +32,13 @@ uint32_t sqrt32(uint32_t a, Rounding rm, uint8_t& flags);
 // (fmsub = fma(a,b,-c), fnmsub = fma(-a,b,c), fnmadd = fma(-a,b,-c)), which is exact for NaN rules too
 // because any NaN result is canonical.
 uint32_t fma32(uint32_t a, uint32_t b, uint32_t c, Rounding rm, uint8_t& flags);
+// For a caller that has computed a*b+c with the host's fused multiply-add rounding to nearest even, `s`:
+// whether s is fma32's result and leaves `flags` as they are. That holds for nearly every fmadd of a kernel
+// (inexact already raised, s finite and too large to be tiny); otherwise fma32 decides.
+inline bool fma32_rne_settled(uint32_t s, uint8_t flags) {
+    const uint32_t magnitude = s & 0x7fffffffu;
+    return (flags & kInexact) && magnitude >= 0x01000000u && magnitude < 0x7f800000u;
+}
 uint32_t min32(uint32_t a, uint32_t b, uint8_t& flags);
 uint32_t max32(uint32_t a, uint32_t b, uint8_t& flags);
 // Comparisons return 0/1. feq raises invalid only for signalling NaNs, flt/fle for any NaN.

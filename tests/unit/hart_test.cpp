@@ -2,8 +2,14 @@
 // counter inhibition, the decode cache's reaction to stores into code.
 #include <gtest/gtest.h>
 
+#include <array>
+#include <random>
+#include <utility>
+#include <vector>
+
 #include "cluster/host_services.hpp"
 #include "core/decoder.hpp"
+#include "core/float_ops.hpp"
 #include "core/hart.hpp"
 #include "core/hart_loop.hpp"
 
@@ -244,6 +250,60 @@ TEST(HartRunAhead, FpOperationThatWouldTrapWaitsForItsTurn) {
 
 namespace pulpsim {
 namespace {
+
+// fmadd.s, fmsub.s, fnmsub.s and fnmadd.s as the decoder hands them to this host (which may be a handler with
+// the host's FMA inline) give the software FMA's result and flags, bit for bit: every static rounding mode
+// and the dynamic one, with and without flags already raised, on special and random operands.
+TEST(HartFp, FusedMultiplyAddsMatchTheSoftwareFma) {
+    Machine m({kEcall});
+    Hart& h = m.hart;
+    std::vector<uint32_t> values = {0x00000000, 0x80000000, 0x3f800000, 0xbf800000, 0x3fc00000, 0x40000000,
+                                    0x7f7fffff, 0xff7fffff, 0x00800000, 0x80800000, 0x00000001, 0x807fffff,
+                                    0x3effffff, 0x00400000, 0x33800000, 0x3f800001, 0x7f800000, 0xff800000,
+                                    0x7fc00000, 0x7fa00000, 0x0c000000, 0x1f800000, 0x5f000000};
+    std::mt19937 random(15);
+    std::vector<std::array<uint32_t, 3>> operands;
+    for (uint32_t a : values)
+        for (uint32_t b : values)
+            for (uint32_t c : values)
+                operands.push_back({a, b, c});
+    for (int i = 0; i < 20'000; ++i) {
+        // Random bits, and values whose exponents lie close enough for the sum to cancel or round.
+        const auto next = [&] { return static_cast<uint32_t>(random()); };
+        const uint32_t a = next(), b = next();
+        const uint32_t near = (a & 0x807fffff) | (((a >> 23 & 0xff) + (b >> 23 & 0xff) - 127) & 0xff) << 23;
+        operands.push_back({a, b, i % 2 ? next() : near ^ (next() & 0x807fffff)});
+    }
+    const std::array<std::pair<unsigned, unsigned>, 7> modes{
+        {{0, 0}, {1, 0}, {2, 0}, {3, 0}, {4, 0}, {kDynamicRm, 0}, {kDynamicRm, 3}}};
+    for (unsigned op = 0; op < 4; ++op) {
+        const bool negate_product = op >= 2, negate_addend = op == 1 || op == 3;
+        for (const auto& [rm, frm] : modes) {
+            const uint32_t raw =
+                (3u << 27) | (2u << 20) | (1u << 15) | (rm << 12) | (4u << 7) | (0x43 + 4 * op);
+            const DecodedInsn d = decode(raw, CoreTiming{});
+            ASSERT_NE(d.exec, nullptr);
+            h.frm_ = static_cast<uint8_t>(frm);
+            const auto rounding = static_cast<fp::Rounding>(rm == kDynamicRm ? frm : rm);
+            for (const uint8_t before : {uint8_t{0}, fp::kInexact, uint8_t{0x1f}})
+                for (const auto& [a, b, c] : operands) {
+                    h.set_freg(1, a);
+                    h.set_freg(2, b);
+                    h.set_freg(3, c);
+                    h.fflags_ = before;
+                    d.exec(h, d);
+                    uint8_t flags = before;
+                    const uint32_t want =
+                        fp::detail::soft_fma32(a ^ (negate_product ? 0x80000000u : 0u), b,
+                                               c ^ (negate_addend ? 0x80000000u : 0u), rounding, flags);
+                    ASSERT_EQ(h.freg(4), want) << std::hex << "op " << op << " rm " << rm << " frm " << frm
+                                               << ": " << a << " * " << b << " + " << c;
+                    ASSERT_EQ(h.fflags_, flags) << std::hex << "op " << op << " rm " << rm << " frm " << frm
+                                                << ": " << a << " * " << b << " + " << c;
+                }
+        }
+    }
+}
 
 // The decode cache starts empty, and clear() empties it again in place: the loop keeps pointers to slots
 // across a fence.i. 100 000 slots span whole pages, which clear() hands back rather than writes.
