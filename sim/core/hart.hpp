@@ -345,6 +345,17 @@ class Hart {
         std::memcpy(&v, fast_data_ + off, sizeof(T));
         return true;
     }
+    // load()'s usual case on a cluster core, alone: aligned, inside the fast window (the TCDM), no guard zone
+    // armed, no FP result due through the register file's port, and granted in its own cycle. False: nothing
+    // was done, and the instruction's full path runs instead.
+    template <typename T> bool tcdm_load_at_once(uint32_t addr, T& v) {
+        const uint32_t off = addr - fast_base_;
+        if (off > fast_last_[sizeof(T) - 1] || (addr & (sizeof(T) - 1)) || !tcdm_ || apu_port_write_ ||
+            guards_->armed() || !tcdm_->request_at_once(arbiter_port_, addr, issue_, false))
+            return false;
+        std::memcpy(&v, fast_data_ + off, sizeof(T));
+        return true;
+    }
     // The same for stores, which must also miss the decoded code and the watched word.
     template <typename T> bool plain_store(uint32_t addr, T v) {
         const uint32_t off = addr - fast_base_;

@@ -137,8 +137,12 @@ void fcvt_s_wu(Hart& h, const DecodedInsn& d) {
 }
 
 // The plain accesses run inline in the hart's loop (FastOp), so the handlers take the full path.
-void flw(Hart& h, const DecodedInsn& d) {
+[[gnu::noinline]] void flw_full(Hart& h, const DecodedInsn& d) {
     h.f_[d.rd] = h.load_insn<uint32_t>(h.x_[d.rs1] + static_cast<U>(d.imm));
+}
+void flw(Hart& h, const DecodedInsn& d) {
+    if (!h.tcdm_load_at_once(h.x_[d.rs1] + static_cast<U>(d.imm), h.f_[d.rd])) [[unlikely]]
+        flw_full(h, d);
 }
 void fsw(Hart& h, const DecodedInsn& d) {
     h.store_insn<uint32_t>(h.x_[d.rs1] + static_cast<U>(d.imm), h.f_[d.rs2]);

@@ -90,17 +90,21 @@ class TcdmInterconnect {
     // kTellConflicts = false leaves out the conflict observer: the cores' path while no view watches.
     template <bool kTellConflicts = true>
     [[nodiscard]] uint64_t request(unsigned port, uint32_t addr, uint64_t cycle, bool is_write) {
+        if (request_at_once(port, addr, cycle, is_write)) [[likely]]
+            return cycle;
+        const unsigned bank = bank_of(addr);
+        count(port, bank, is_write);
+        return request_within_window<kTellConflicts>(port, bank, cycle);
+    }
+    // request()'s usual case alone: a request past every cycle its bank keeps is granted in its own cycle
+    // (true). Otherwise false, and nothing changed.
+    [[nodiscard]] bool request_at_once(unsigned port, uint32_t addr, uint64_t cycle, bool is_write) {
         assert(port < config_.ports && contains(addr, 1));
         const unsigned bank = bank_of(addr);
-        TcdmBankCounters& b = counters_.banks[bank];
-        TcdmPortCounters& p = counters_.ports[port];
-        ++b.accesses;
-        ++p.accesses;
-        b.writes += is_write;
-        p.writes += is_write;
-        if (reservations_[bank].take_past_window(cycle, port >= config_.first_dma_port, floor_)) [[likely]]
-            return cycle;
-        return request_within_window<kTellConflicts>(port, bank, cycle);
+        if (!reservations_[bank].take_past_window(cycle, port >= config_.first_dma_port, floor_))
+            return false;
+        count(port, bank, is_write);
+        return true;
     }
 
     // From here on no request asks for a cycle before `cycle`, except one requester whose requests come in
@@ -179,6 +183,14 @@ class TcdmInterconnect {
         uint64_t reserve_wide(uint64_t cycle, bool dma, uint64_t floor, uint64_t& waited_on_dma);
     };
     [[noreturn]] static void request_too_old(unsigned bank, uint64_t cycle, uint64_t oldest_kept);
+    void count(unsigned port, unsigned bank, bool is_write) {
+        TcdmBankCounters& b = counters_.banks[bank];
+        TcdmPortCounters& p = counters_.ports[port];
+        ++b.accesses;
+        ++p.accesses;
+        b.writes += is_write;
+        p.writes += is_write;
+    }
     // request() for a cycle the bank's window still holds (or one that widens it), counted; out of line, so
     // that the usual case needs few registers.
     template <bool kTellConflicts>

@@ -45,6 +45,31 @@ TEST(TcdmInterconnect, SameBankSameCycleStallsTheSecondRequestOneCycle) {
     EXPECT_EQ(c.conflict_cycles(), 1u);
 }
 
+// request_at_once grants only what request() would grant at once: a request past the cycles its bank keeps,
+// when no request may still come for the cycles sliding out. Any other request it leaves alone, uncounted,
+// for request() to place.
+TEST(TcdmInterconnect, RequestAtOnceTakesOnlyACyclePastTheBanksWindow) {
+    TcdmInterconnect tcdm(config());
+    const uint32_t bank3 = addr_in_bank(tcdm, 3);
+    EXPECT_FALSE(tcdm.request_at_once(0, bank3, 100, false)); // requests for cycle 0 on may still come
+    tcdm.set_floor(80);
+    EXPECT_TRUE(tcdm.request_at_once(0, bank3, 100, false));
+    EXPECT_FALSE(tcdm.request_at_once(1, addr_in_bank(tcdm, 3, 5), 100, true)); // the same cycle: taken
+    EXPECT_FALSE(tcdm.request_at_once(1, bank3, 90, false));                    // before the latest grant
+    const auto& c = tcdm.counters();
+    EXPECT_EQ(c.banks[3].accesses, 1u);
+    EXPECT_EQ(c.banks[3].writes, 0u);
+    EXPECT_EQ(c.ports[1].accesses, 0u);
+    // request() still finds cycle 100 taken and cycle 90 free.
+    EXPECT_EQ(tcdm.request(1, addr_in_bank(tcdm, 3, 5), 100, true), 101u);
+    EXPECT_EQ(tcdm.request(2, bank3, 90, false), 90u);
+    EXPECT_TRUE(tcdm.request_at_once(3, bank3, 102, true));
+    EXPECT_EQ(c.banks[3].accesses, 4u);
+    EXPECT_EQ(c.banks[3].writes, 2u);
+    EXPECT_EQ(c.banks[3].conflict_cycles, 1u);
+    EXPECT_EQ(c.ports[3].accesses, 1u);
+}
+
 TEST(TcdmInterconnect, DifferentBanksSameCycleDoNotStall) {
     TcdmInterconnect tcdm(config());
     EXPECT_EQ(tcdm.request(0, addr_in_bank(tcdm, 0), 5, false), 5u);
