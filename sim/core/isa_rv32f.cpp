@@ -136,7 +136,8 @@ void fcvt_s_wu(Hart& h, const DecodedInsn& d) {
     h.f_[d.rd] = fp::from_uint32(h.x_[d.rs1], rounding(h, d), h.fflags_);
 }
 
-// The plain accesses run inline in the hart's loop (FastOp), so the handlers take the full path.
+// The plain accesses run inline in the hart's loop (FastOp); the handlers get the others, mostly a cluster
+// core's TCDM accesses, whose usual case flw tries first.
 [[gnu::noinline]] void flw_full(Hart& h, const DecodedInsn& d) {
     h.f_[d.rd] = h.load_insn<uint32_t>(h.x_[d.rs1] + static_cast<U>(d.imm));
 }

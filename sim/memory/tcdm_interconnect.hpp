@@ -96,8 +96,8 @@ class TcdmInterconnect {
         count(port, bank, is_write);
         return request_within_window<kTellConflicts>(port, bank, cycle);
     }
-    // request()'s usual case alone: a request past every cycle its bank keeps is granted in its own cycle
-    // (true). Otherwise false, and nothing changed.
+    // request()'s usual case alone: a request past the cycles its bank keeps is granted in its own cycle when
+    // the bank's window may slide to it (true). Otherwise false, and nothing changed.
     [[nodiscard]] bool request_at_once(unsigned port, uint32_t addr, uint64_t cycle, bool is_write) {
         assert(port < config_.ports && contains(addr, 1));
         const unsigned bank = bank_of(addr);
