@@ -1,5 +1,5 @@
 // Hart behaviours that are easiest to check on hand-placed encodings: x0, traps without a handler,
-// counter inhibition, the decode cache's reaction to stores into code.
+// counter inhibition, the decode cache's reaction to stores into code, the fused multiply-add handlers.
 #include <gtest/gtest.h>
 
 #include <array>
