@@ -33,53 +33,22 @@ enum class InsnClass : uint8_t {
 
 // Instructions the hart's unobserved loop runs inline, without calling their handler (Hart::run_loop); the
 // handler (exec) stays the definition for every other path. None: call exec.
-enum class FastOp : uint8_t {
-    None,
-    // x[rd] = x[rs1] op x[rs2]
-    Add,
-    Sub,
-    Sll,
-    Slt,
-    Sltu,
-    Xor,
-    Srl,
-    Sra,
-    Or,
-    And,
-    // x[rd] = x[rs1] op imm
-    Addi,
-    Slti,
-    Sltiu,
-    Xori,
-    Ori,
-    Andi,
-    Slli,
-    Srli,
-    Srai,
-    Lui,
-    Auipc,
-    Beq,
-    Bne,
-    Blt,
-    Bge,
-    Bltu,
-    Bgeu,
-    Jal,
-    Lb,
-    Lh,
-    Lw,
-    Lbu,
-    Lhu,
-    Sb,
-    Sh,
-    Sw,
-    Flw,
-    Fsw,
-    // An FP operation (arithmetic, compare, convert, move, div/sqrt): run through its handler, but a core
-    // whose FPU is its own may run it ahead of its turn (Hart::run_ahead_if_private).
-    FpuOp,
-    Count
-};
+// Listed once, in order, for the enum and for the inline loop's table of where each one goes: RV32I
+// register-register and register-immediate operations, branches and jal, loads and stores, then FpuOp, an FP
+// operation (arithmetic, compare, convert, move, div/sqrt), which runs through its handler, but which a core
+// whose FPU is its own may run ahead of its turn (Hart::run_ahead_if_private).
+// clang-format off
+#define PULPSIM_FAST_OPS(X)                                                                                  \
+    X(None)                                                                                                  \
+    X(Add) X(Sub) X(Sll) X(Slt) X(Sltu) X(Xor) X(Srl) X(Sra) X(Or) X(And)                                    \
+    X(Addi) X(Slti) X(Sltiu) X(Xori) X(Ori) X(Andi) X(Slli) X(Srli) X(Srai) X(Lui) X(Auipc)                  \
+    X(Beq) X(Bne) X(Blt) X(Bge) X(Bltu) X(Bgeu) X(Jal)                                                       \
+    X(Lb) X(Lh) X(Lw) X(Lbu) X(Lhu) X(Sb) X(Sh) X(Sw) X(Flw) X(Fsw)                                          \
+    X(FpuOp)
+// clang-format on
+#define PULPSIM_FAST_OP_NAME(op) op,
+enum class FastOp : uint8_t { PULPSIM_FAST_OPS(PULPSIM_FAST_OP_NAME) Count };
+#undef PULPSIM_FAST_OP_NAME
 
 // The value of an RV32I register-register or register-immediate operation (Add..Srai), b being x[rs2] or
 // the immediate: the handlers and the inline loop share it.

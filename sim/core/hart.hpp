@@ -605,6 +605,7 @@ class Hart {
     }
     template <bool kFetchModel, bool kObserved> void run_loop();
     template <bool kFetchModel> void run_inline();
+    template <bool kFetchModel> void run_through_handlers();
     template <bool kFetchModel, bool kLoops, bool kAhead = false> bool run_inline_part(const DecodedInsn* dp);
     // `first`: the slot of pc_.
     void run_ahead(uint64_t limit, const DecodedInsn* first);

@@ -99,10 +99,20 @@ template <bool kFetchModel, bool kObserved> [[gnu::always_inline]] inline void H
 // execute_one's, step for step.
 template <bool kFetchModel> [[gnu::always_inline]] inline void Hart::run_inline() {
     while (cycle_ < limit_)
-        if (hwloop_armed_)
+        if (apu_port_write_) [[unlikely]]
+            run_through_handlers<kFetchModel>();
+        else if (hwloop_armed_)
             run_inline_part<kFetchModel, true>(slot_at(pc_));
         else
             run_inline_part<kFetchModel, false>(slot_at(pc_));
+}
+
+// While an FP result is due through the register file's write port (apu_port_write_), every instruction goes
+// through its handler and apu_port_contention, as execute_one runs it.
+template <bool kFetchModel> [[gnu::noinline]] void Hart::run_through_handlers() {
+    const DecodedInsn* d = slot_at(pc_);
+    while (apu_port_write_ && cycle_ < limit_)
+        d = execute_one<kFetchModel, false, true>(d);
 }
 
 // kLoops: a hardware loop is armed, and the pc after each instruction is compared with the loop ends. Returns
@@ -113,8 +123,8 @@ template <bool kFetchModel> [[gnu::always_inline]] inline void Hart::run_inline(
 // those, needs a shared cache level or finds the journal full (true: the loop state changed or the limit was
 // reached).
 // `dp` is the slot of pc_ (a lockstep turn has just looked it up).
-template <bool kFetchModel, bool kLoops, bool kAhead>
-[[gnu::always_inline]] inline bool Hart::run_inline_part(const DecodedInsn* dp) {
+// Out of line (GCC inlines no function with a computed goto): each call runs many instructions.
+template <bool kFetchModel, bool kLoops, bool kAhead> bool Hart::run_inline_part(const DecodedInsn* dp) {
     uint32_t pc = pc_;
     uint64_t cycle = cycle_;
     uint64_t limit = limit_;
@@ -172,14 +182,18 @@ template <bool kFetchModel, bool kLoops, bool kAhead>
         const auto imm = static_cast<uint32_t>(d.imm);
         uint32_t target;
         unsigned penalty;
-        if (d.fast > FastOp::Count) __builtin_unreachable(); // spares the jump table its range check
-        if (!kAhead && apu_port_write_) [[unlikely]]
-            goto full; // every instruction through its handler and apu_port_contention
-        switch (d.fast) {
+        // Where each FastOp goes: a computed goto, which unlike a switch needs no range check.
+#define PULPSIM_FAST_OP_LABEL(op) &&op_##op,
+        static const void* const kOps[] = {PULPSIM_FAST_OPS(PULPSIM_FAST_OP_LABEL)};
+#undef PULPSIM_FAST_OP_LABEL
+        static_assert(std::size(kOps) == static_cast<size_t>(FastOp::Count));
+        goto* kOps[static_cast<uint8_t>(d.fast)];
+        // clang-format off
+        {
 #define PULPSIM_ALU_REG(op)                                                                                  \
-    case FastOp::op: x_[d.rd] = int_op(FastOp::op, rs1, x_[d.rs2]); break;
+    op_##op: x_[d.rd] = int_op(FastOp::op, rs1, x_[d.rs2]); goto in_line;
 #define PULPSIM_ALU_IMM(op)                                                                                  \
-    case FastOp::op: x_[d.rd] = int_op(FastOp::op, rs1, imm); break;
+    op_##op: x_[d.rd] = int_op(FastOp::op, rs1, imm); goto in_line;
             PULPSIM_ALU_REG(Add)
             PULPSIM_ALU_REG(Sub)
             PULPSIM_ALU_REG(Sll)
@@ -201,11 +215,11 @@ template <bool kFetchModel, bool kLoops, bool kAhead>
             PULPSIM_ALU_IMM(Srai)
 #undef PULPSIM_ALU_REG
 #undef PULPSIM_ALU_IMM
-        case FastOp::Lui: x_[d.rd] = imm; break;
-        case FastOp::Auipc: x_[d.rd] = pc + imm; break;
+        op_Lui: x_[d.rd] = imm; goto in_line;
+        op_Auipc: x_[d.rd] = pc + imm; goto in_line;
 #define PULPSIM_BRANCH(op)                                                                                   \
-    case FastOp::op:                                                                                         \
-        if (!branch_taken(FastOp::op, rs1, x_[d.rs2])) break;                                                \
+    op_##op:                                                                                                 \
+        if (!branch_taken(FastOp::op, rs1, x_[d.rs2])) goto in_line;                                         \
         target = pc + imm;                                                                                   \
         if (!straddle_cost(target, penalty)) goto full;                                                      \
         ++stats_.branches_taken;                                                                             \
@@ -219,20 +233,20 @@ template <bool kFetchModel, bool kLoops, bool kAhead>
             PULPSIM_BRANCH(Bltu)
             PULPSIM_BRANCH(Bgeu)
 #undef PULPSIM_BRANCH
-        case FastOp::Jal:
+        op_Jal:
             target = pc + imm;
             if (!straddle_cost(target, penalty)) goto full;
             x_[d.rd] = pc + d.len;
             penalty += !jump_target_prefetched(cycle, d.dst);
             goto jump;
 #define PULPSIM_LOAD(op, T)                                                                                  \
-    case FastOp::op: {                                                                                       \
+    op_##op: {                                                                                               \
         T v;                                                                                                 \
         if (!plain_load(rs1 + imm, v)) goto full;                                                            \
         x_[d.rd] = static_cast<uint32_t>(                                                                    \
             static_cast<std::conditional_t<std::is_signed_v<T>, int32_t, uint32_t>>(v));                     \
         pending_ |= d.pend_mask;                                                                             \
-        break;                                                                                               \
+        goto in_line;                                                                                        \
     }
             PULPSIM_LOAD(Lb, int8_t)
             PULPSIM_LOAD(Lh, int16_t)
@@ -241,25 +255,26 @@ template <bool kFetchModel, bool kLoops, bool kAhead>
             PULPSIM_LOAD(Lhu, uint16_t)
 #undef PULPSIM_LOAD
 #define PULPSIM_STORE(op, T)                                                                                 \
-    case FastOp::op:                                                                                         \
+    op_##op:                                                                                                 \
         if (!plain_store(rs1 + imm, static_cast<T>(x_[d.rs2]))) goto full;                                   \
-        break;
+        goto in_line;
             PULPSIM_STORE(Sb, uint8_t)
             PULPSIM_STORE(Sh, uint16_t)
             PULPSIM_STORE(Sw, uint32_t)
 #undef PULPSIM_STORE
-        case FastOp::Flw:
+        op_Flw:
             if (!plain_load(rs1 + imm, f_[d.rd])) goto full;
             pending_ |= d.pend_mask;
-            break;
-        case FastOp::Fsw:
+            goto in_line;
+        op_Fsw:
             if (!plain_store(rs1 + imm, f_[d.rs2])) goto full;
-            break;
-        case FastOp::None:
-        case FastOp::FpuOp:
-        case FastOp::Count: goto full;
-        default: __builtin_unreachable();
+            goto in_line;
+        op_None:
+        op_FpuOp:
+            goto full;
         }
+        // clang-format on
+    in_line:
         // The next instruction in line.
         ready_[d.dst] = (cycle << 2) + d.ready_code;
         x_[0] = 0;
@@ -269,8 +284,14 @@ template <bool kFetchModel, bool kLoops, bool kAhead>
             if (apu_port_write_) [[unlikely]]
                 cycle = port_contention_ahead(d, cycle, *entry);
         ++stats_.by_class_and_size[d.stat_index];
-        pc += d.len;
-        dp = step_to(dp, d.len);
+        // A branch on the length, not arithmetic: the next slot then does not wait for this one's load.
+        if (d.len == 4) {
+            pc += 4;
+            dp = step_to(dp, 4);
+        } else {
+            pc += 2;
+            dp = step_to(dp, 2);
+        }
         if constexpr (kLoops) goto loops;
         continue;
     jump: // taken, with `penalty` refetch cycles
@@ -304,6 +325,7 @@ template <bool kFetchModel, bool kLoops, bool kAhead>
         pending_ |= d.pend_mask;
         [[maybe_unused]] uint64_t waited_before = 0;
         if constexpr (kAhead) waited_before = stats_.stalls(StallKind::FpuDependency);
+        const DecodeCache* const cache = decode_;
         d.exec(*this, d);
         if (apu_port_write_) [[unlikely]]
             apu_port_contention(d);
@@ -317,8 +339,24 @@ template <bool kFetchModel, bool kLoops, bool kAhead>
         cycle = cycle_;
         limit = limit_;
         ++stats_.by_class_and_size[d.stat_index];
-        dp = slot_at(next); // the handler may have switched the decode cache
+        // The slot in line, unless the handler jumped or switched the decode cache: a branch, so that the
+        // next instruction does not wait for the handler's write of next_pc_.
+        if (next == pc + len && decode_ == cache) [[likely]]
+            dp = len == 4 ? step_to(dp, 4) : step_to(dp, 2);
+        else
+            dp = slot_at(next);
         pc = next;
+        if constexpr (!kAhead)
+            if (apu_port_write_) [[unlikely]] {
+                // An FP result is now due through the register file's write port: run_inline goes on through
+                // the handlers, which check every instruction against it, until it is written.
+                if (hwloop_armed_ && (pc == hwloop_watch_[0] || pc == hwloop_watch_[1])) {
+                    sync();
+                    hwloop_wrap();
+                    pc = pc_;
+                }
+                break;
+            }
         goto loops;
     }
     loops:
