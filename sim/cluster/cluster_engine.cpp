@@ -273,10 +273,23 @@ uint64_t ClusterEngine::advance_lockstep(uint64_t target) {
         // Round-robin from first_in_order: cores first..n-1, then 0..first-1. Rotated right by `first`, the
         // cores below it land above the others (n <= 64): one mask, in order.
         const unsigned first = first_in_order(c + 1);
-        for (uint64_t order = std::rotr(issuing, static_cast<int>(first)); order; order &= order - 1) {
-            const unsigned i = (static_cast<unsigned>(std::countr_zero(order)) + first) % 64;
+        // Each turn's handler address is read one turn ahead (Hart::take_turn says why).
+        auto core_at = [first](uint64_t rest) {
+            return (static_cast<unsigned>(std::countr_zero(rest)) + first) % 64;
+        };
+        uint64_t order = std::rotr(issuing, static_cast<int>(first));
+        unsigned next = order ? core_at(order) : 0;
+        ExecFn next_handler = order ? harts_[next]->next_turn_handler() : nullptr;
+        while (order) {
+            const unsigned i = next;
+            const ExecFn handler = next_handler;
+            order &= order - 1;
+            if (order) {
+                next = core_at(order);
+                next_handler = harts_[next]->next_turn_handler();
+            }
             Hart& h = *harts_[i];
-            if (!h.take_turn(c + 1, target)) [[unlikely]] {
+            if (!h.take_turn(c + 1, target, handler)) [[unlikely]] {
                 if (check_stopped(h)) return now_;
                 asleep_ |= uint64_t{1} << i;
                 continue;

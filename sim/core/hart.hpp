@@ -199,7 +199,12 @@ class Hart {
     // runs until its cycle reaches `turn_end` (one instruction, in the engine's cycle), then, unless it
     // stopped or fell asleep, runs ahead up to `ahead_limit` (run_ahead_if_private). Returns false when it
     // stopped or fell asleep.
-    inline bool take_turn(uint64_t turn_end, uint64_t ahead_limit);
+    // `handler`: next_turn_handler() as the engine read it a turn earlier; the turn calls it only while it is
+    // still the slot's handler.
+    inline bool take_turn(uint64_t turn_end, uint64_t ahead_limit, ExecFn handler = nullptr);
+    // The handler of the instruction this core's next turn starts with, if it is known without a lookup
+    // (nullptr if not).
+    ExecFn next_turn_handler() const { return (pc_ == turn_slot_pc_ ? turn_slot_ : &scratch_[1])->exec; }
     // The engine's order of turns, which places run-ahead instructions against another core's turn.
     void set_issue_order(const IssueOrder* order) { issue_order_ = order; }
     // The counters as core `observer`, in its turn, would find them under per-cycle interleaving: without
@@ -578,8 +583,9 @@ class Hart {
 
   private:
     // Runs the instruction in slot `d` (the slot of pc_); with kChain, returns the slot of the next one.
+    // Without kChain, through `early` when that is d's handler (see take_turn).
     template <bool kFetchModel, bool kObserved, bool kChain>
-    const DecodedInsn* execute_one(const DecodedInsn* d);
+    const DecodedInsn* execute_one(const DecodedInsn* d, ExecFn early = nullptr);
     // The decode-cache slot of `pc`, or an empty one outside the cached range: slots are only looked at
     // through their exec, and an empty one sends execute_one to resolve().
     const DecodedInsn* slot_at(uint32_t pc) const {

@@ -1,9 +1,11 @@
 // Hart behaviours that are easiest to check on hand-placed encodings: x0, traps without a handler,
-// counter inhibition, the decode cache's reaction to stores into code, the fused multiply-add handlers.
+// counter inhibition, the decode cache's reaction to stores into code, the fused multiply-add handlers, the
+// handler a lockstep turn is handed.
 #include <gtest/gtest.h>
 
 #include <array>
 #include <random>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -229,6 +231,36 @@ TEST(Hart, LockstepTurnsAskALanelessFetchPortForEveryNewLine) {
     EXPECT_EQ(lockstep_port.lines, expected_lines);
     EXPECT_EQ(lockstep.hart.stats().stalls(StallKind::ICacheMiss), 2 * expected_lines.size());
     EXPECT_EQ(lockstep.hart.cycle(), chained.hart.cycle());
+}
+
+// The lockstep engine hands each turn the handler it read a turn earlier (next_turn_handler). The turn calls
+// it only while it is still the slot's handler: one read ahead gives the same run, and a stale one is not
+// called.
+[[noreturn]] void stale_handler(Hart& /*hart*/, const DecodedInsn& /*d*/) {
+    throw std::logic_error("a turn called a handler that is not its slot's");
+}
+
+TEST(Hart, LockstepTurnsCallAHandlerReadAheadOnlyWhileItIsTheSlots) {
+    std::vector<uint32_t> program;
+    for (int i = 0; i < 6; ++i)
+        program.push_back(addi(5, 5, 3));
+    for (uint32_t w : {addi(10, 5, 0), addi(17, 0, 93), kEcall})
+        program.push_back(w);
+    Machine chained(program), read_ahead(program), stale(program);
+    chained.hart.run(1000);
+    for (int turns = 0; !read_ahead.hart.stopped() && turns < 1000; ++turns) {
+        const ExecFn handler = read_ahead.hart.next_turn_handler();
+        read_ahead.hart.take_turn(read_ahead.hart.cycle() + 1, 0, handler);
+    }
+    for (int turns = 0; !stale.hart.stopped() && turns < 1000; ++turns)
+        ASSERT_NO_THROW(stale.hart.take_turn(stale.hart.cycle() + 1, 0, &stale_handler));
+
+    for (Machine* m : {&read_ahead, &stale}) {
+        ASSERT_EQ(m->hart.stop_reason(), StopReason::Exit) << m->hart.stop_message();
+        EXPECT_EQ(m->hart.exit_code(), 18);
+        EXPECT_EQ(m->hart.cycle(), chained.hart.cycle());
+        EXPECT_EQ(m->hart.stats().instret(), chained.hart.stats().instret());
+    }
 }
 
 // An FP operation whose dynamic rounding mode names a reserved frm traps: it waits for its turn.
