@@ -206,12 +206,18 @@ struct LinesAskedPort : InstructionFetchPort {
     }
 };
 
-TEST(Hart, LockstepTurnsAskALanelessFetchPortForEveryNewLine) {
+// Straight-line code: `adds` times x5 += step, then exit with x5.
+std::vector<uint32_t> adding_program(int adds, int step) {
     std::vector<uint32_t> program;
-    for (int i = 0; i < 9; ++i)
-        program.push_back(addi(5, 5, 1));
+    for (int i = 0; i < adds; ++i)
+        program.push_back(addi(5, 5, step));
     for (uint32_t w : {addi(10, 5, 0), addi(17, 0, 93), kEcall})
         program.push_back(w);
+    return program;
+}
+
+TEST(Hart, LockstepTurnsAskALanelessFetchPortForEveryNewLine) {
+    const std::vector<uint32_t> program = adding_program(9, 1);
     std::vector<uint32_t> expected_lines; // 16-byte lines, straight-line code: each line once, in order
     for (uint32_t i = 0; i < program.size(); ++i)
         if (expected_lines.empty() || expected_lines.back() != (kBase + 4 * i) >> 4)
@@ -241,11 +247,7 @@ TEST(Hart, LockstepTurnsAskALanelessFetchPortForEveryNewLine) {
 }
 
 TEST(Hart, LockstepTurnsCallAHandlerReadAheadOnlyWhileItIsTheSlots) {
-    std::vector<uint32_t> program;
-    for (int i = 0; i < 6; ++i)
-        program.push_back(addi(5, 5, 3));
-    for (uint32_t w : {addi(10, 5, 0), addi(17, 0, 93), kEcall})
-        program.push_back(w);
+    const std::vector<uint32_t> program = adding_program(6, 3);
     Machine chained(program), read_ahead(program), stale(program);
     chained.hart.run(1000);
     for (int turns = 0; !read_ahead.hart.stopped() && turns < 1000; ++turns) {
