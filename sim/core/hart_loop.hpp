@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <iterator>
 #include <type_traits>
 
 #include "core/hart.hpp"
