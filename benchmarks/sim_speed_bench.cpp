@@ -5,11 +5,13 @@
 // others sleep in the event unit (cores = 1 is the reference). BM_EngineMatmul / BM_EngineTiledPointwise:
 // the 8-core matmul (pulp-open) and the tiled PointWise training step (VEGA) under each engine: 0 the
 // default lockstep loop, 1 the plain per-cycle reference loop (same counts), 2 lookahead 16 (approximate).
+// BM_RamRegionSetup/MiB: creating a RAM region a program then touches sparsely.
 #include <benchmark/benchmark.h>
 
 #include "cluster/bare_system.hpp"
 #include "cluster/cluster_system.hpp"
 #include "cluster/platform_config.hpp"
+#include "memory/address_map.hpp"
 
 namespace {
 
@@ -101,6 +103,19 @@ void BM_EngineTiledPointwise(benchmark::State& state) {
     run_cluster(state, POINTWISE_TRAIN_TILED_ELF, with_engine(vega, state.range(0)));
 }
 BENCHMARK(BM_EngineTiledPointwise)->DenseRange(0, 2)->Unit(benchmark::kMillisecond)->MinTime(2.0);
+
+// What a RAM region costs before the program runs: a 256 MiB --memory region (bare mode's largest) of which a
+// program touches one word per MiB.
+void BM_RamRegionSetup(benchmark::State& state) {
+    const auto size = static_cast<uint32_t>(state.range(0)) << 20;
+    for (auto _ : state) {
+        pulpsim::Ram ram("ram0", 0, size);
+        for (uint32_t offset = 0; offset < size; offset += 1u << 20)
+            ram.data()[offset] = 1;
+        benchmark::DoNotOptimize(ram.data());
+    }
+}
+BENCHMARK(BM_RamRegionSetup)->Arg(4)->Arg(256)->Unit(benchmark::kMillisecond);
 
 } // namespace
 

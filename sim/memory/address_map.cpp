@@ -1,12 +1,19 @@
 #include "memory/address_map.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <stdexcept>
 
 namespace pulpsim {
 
 Ram::Ram(std::string name, uint32_t base, uint32_t size)
-    : name_(std::move(name)), base_(base), size_(size), bytes_(size, 0) {}
+    : name_(std::move(name)), base_(base), size_(size),
+      bytes_(static_cast<uint8_t*>(std::calloc(std::max<size_t>(size, 1), 1))) {
+    if (!bytes_)
+        throw std::runtime_error(
+            fmt::format("memory region '{}' [{:#x}, {:#x}): the host cannot reserve its {} bytes", name_,
+                        base_, uint64_t{base_} + size_, size_));
+}
 
 void AddressMap::check_free(const std::string& name, uint32_t base, uint32_t size) const {
     if (size == 0) throw std::invalid_argument(fmt::format("memory region '{}' has size 0", name));

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -20,6 +21,7 @@ class MmioDevice {
 
 class Ram {
   public:
+    // Zeroed. Throws std::runtime_error (one line) when the host cannot reserve `size` bytes.
     Ram(std::string name, uint32_t base, uint32_t size);
 
     const std::string& name() const { return name_; }
@@ -29,18 +31,23 @@ class Ram {
     bool contains(uint32_t addr, uint32_t len) const {
         return addr >= base_ && uint64_t{addr} + len <= end();
     }
-    uint8_t* data() { return bytes_.data(); }
+    uint8_t* data() { return bytes_.get(); }
     // Extra cycles a core waits for each access that does not take its fast path (e.g. L2 seen from the
     // cluster); 0 for memories next to the core.
     unsigned access_latency() const { return access_latency_; }
     void set_access_latency(unsigned cycles) { access_latency_ = cycles; }
-    const uint8_t* data() const { return bytes_.data(); }
+    const uint8_t* data() const { return bytes_.get(); }
 
   private:
+    // calloc's pages read as zero until written: a region costs the host only the pages a program touches,
+    // where filling it with zeros would touch them all.
+    struct FreeBytes {
+        void operator()(uint8_t* p) const { std::free(p); }
+    };
     std::string name_;
     uint32_t base_;
     uint32_t size_;
-    std::vector<uint8_t> bytes_;
+    std::unique_ptr<uint8_t[], FreeBytes> bytes_;
     unsigned access_latency_ = 0;
 };
 
