@@ -115,9 +115,8 @@ void BareMachine::place_in_map(const std::vector<const ElfSegment*>& segs) {
         const MemoryRegion& r = options_.memory_map[i];
         if (r.size > options_.max_region_size)
             throw std::runtime_error(fmt::format(
-                "{}: region [{:#x}, {:#x}) of {} MiB is larger than the {} MiB "
-                "bare mode models in one --memory region",
-                r.where, r.base, uint64_t{r.base} + r.size, r.size >> 20, options_.max_region_size >> 20));
+                "{}: region [{:#x}, {:#x}) is larger than the {} MiB bare mode models in one --memory region",
+                r.where, r.base, uint64_t{r.base} + r.size, options_.max_region_size >> 20));
         bus_.add_ram(fmt::format("ram{}", i), r.base, static_cast<uint32_t>(r.size));
     }
     for (const ElfSegment* s : segs) {

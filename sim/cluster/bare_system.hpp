@@ -18,9 +18,9 @@ namespace pulpsim {
 struct BareOptions {
     CoreTiming timing;
     uint64_t max_cycles = 10'000'000'000ull;
-    uint64_t quantum = 100'000;     // cycles between SystemC synchronisations
-    uint32_t stack_size = 1u << 20; // placed right after the program's highest segment
-    uint32_t max_region_size = 256u << 20;
+    uint64_t quantum = 100'000;             // cycles between SystemC synchronisations
+    uint32_t stack_size = 1u << 20;         // placed right after the program's highest segment
+    uint32_t max_region_size = 2048u << 20; // Spike's default memory; the host pays only for pages touched
     std::optional<uint32_t> console_addr;
     std::optional<uint32_t> exit_addr;
     // RAM regions the program is linked for (--memory); empty: regions around the ELF's segments and a

@@ -177,6 +177,10 @@ def main():
                    addi(A0, ZERO, 0), addi(A7, ZERO, 93), ECALL]
     write_fd9 = write_program(os.path.join(w, "write_fd9.elf"), [segment(base, write_words, executable=True)], base)
     write_pc = base + 4 * write_words.index(ECALL)
+    # 2 GiB of memory from 0x10000 plus the stack after it: one region past the 2 GiB bare mode models.
+    low_2gib = write_program(os.path.join(w, "low_2gib.elf"), [
+        segment(0x10000, [addi(A0, ZERO, 0), addi(A7, ZERO, 93), ECALL], executable=True, memsz=0x80000000)],
+        0x10000)
 
     cases = [
         # Echoed values are escaped: a line break cannot split the error line, an ESC cannot drive the terminal.
@@ -204,7 +208,11 @@ def main():
         ("text file", ["run", "--bare", text_file], 2, r"notes\.txt: not an ELF file"),
         ("x86-64 ELF", ["run", "--bare", "/bin/sh"], 2, r"/bin/sh: x86-64 64-bit ELF, expected a 32-bit RISC-V ELF"),
         ("64-bit RISC-V ELF", ["run", "--bare", rv64], 2, r"rv64\.elf: 64-bit RISC-V ELF"),
-        ("segment outside memory", ["run", "--bare", p("huge_bss")], 2, r"huge_bss\.elf: memory .* outside the modelled memory"),
+        ("no room for the stack", ["run", "--bare", p("huge_bss")], 2,
+         r"huge_bss\.elf: no room for a 1024 KiB stack above the program \(ends at 0xffff[0-9a-f]{4}\)"),
+        ("a region past 2 GiB", ["run", "--bare", low_2gib], 2,
+         r"low_2gib\.elf: memory \[0x00010000, 0x80110000\) \(segments plus stack\) lies outside the "
+         r"modelled memory: bare mode models regions of at most 2048 MiB"),
         ("illegal instruction", ["run", "--bare", p("illegal_instruction")], 3,
          r"illegal instruction 0xffffffff at pc 0x80000002"),
         ("misaligned hwloop setup", ["run", "--bare", p("hwloop_misaligned_setup")], 3,

@@ -2,9 +2,10 @@
 """Bare mode with a memory map (`pulpsim run --bare --memory`): a program linked for a 4 MiB RAM at 0 that
 sets its own stack pointer to 0x00400000 runs unchanged and prints through --console-addr; without the map
 its first push falls outside every memory; the YAML form does the same as the option; overlapping or
-wrapping ranges, a region larger than bare mode models (4 GiB at 0), an empty map, malformed entries, a
+wrapping ranges, a region larger than bare mode models (past 2 GiB), an empty map, malformed entries, a
 segment outside the map, an exit register in the console's word and --memory without --bare are one-line
-errors with exit status 2.
+errors with exit status 2. A program using both ends of a 512 MiB .bss runs in the automatic layout and in
+a 2 GiB region reaching the top of the address space.
 """
 import argparse
 import os
@@ -21,6 +22,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sim", required=True)
     ap.add_argument("--elf", required=True)
+    ap.add_argument("--big-elf", required=True, help="a program using both ends of a 512 MiB .bss")
     ap.add_argument("--workdir", required=True)
     args = ap.parse_args()
     w = fresh_dir(args.workdir)
@@ -38,6 +40,13 @@ def main():
     r = run(*DEVICES)
     check(r.returncode == 3 and "outside every memory" in r.stderr,
           f"without the map the first push falls outside memory ({r.returncode}: {r.stderr.strip()[:200]})")
+
+    # Regions up to Spike's default 2 GiB: the host reserves them lazily, so a program pays for what it touches.
+    for what, extra in [("the automatic layout of a 512 MiB .bss", []),
+                        ("a 2 GiB region ending at 4 GiB, sp at its top", ["--memory", "0x80000000:2GiB"])]:
+        r = subprocess.run([args.sim, "run", "--bare", "-q", *extra, args.big_elf], capture_output=True, text=True)
+        check(r.returncode == 0 and not r.stderr, f"{what}: both ends of the .bss and the stack read back "
+              f"({r.returncode}: {r.stderr.strip()[:200]})")
 
     good = os.path.join(w, "map.yaml")
     with open(good, "w") as f:
@@ -70,6 +79,8 @@ def main():
         ("YAML: 4 GiB at 0", ["--memory", bad_yaml("4g.yaml", "memory:\n  - {base: 0, size: 4GiB}\n")],
          ["4g.yaml:2: region [0x0, 0x100000000)", "larger than", "--memory"]),
         ("an empty map", ["--memory", ""], ["--memory '': expected BASE:SIZE"]),
+        ("2 GiB and a page", ["--memory", "0x0:0x80001000"],
+         ["--memory 0x0:0x80001000: region [0x0, 0x80001000) is larger than the 2048 MiB"]),
     ]:
         r = run(*argv, *DEVICES)
         lines = r.stderr.strip().splitlines()
