@@ -47,8 +47,31 @@ parse_command_line(const std::vector<std::string>& args,
     po::command_line_parser parser(args);
     parser.options(options);
     if (positional != nullptr) parser.positional(*positional);
-    po::parsed_options parsed = parser.run();
+    po::parsed_options parsed(&options);
+    try {
+        parsed = parser.run();
+    } catch (const po::too_many_positional_options_error&) {
+        // Boost's message does not say which argument is one too many: parse again with a place for the rest.
+        po::options_description with_rest;
+        with_rest.add(options).add_options()("unexpected-arguments", po::value<std::vector<std::string>>());
+        po::positional_options_description rest = *positional;
+        rest.add("unexpected-arguments", -1);
+        for (const po::option& o :
+             po::command_line_parser(args).options(with_rest).positional(rest).run().options)
+            if (o.string_key == "unexpected-arguments" && !o.value.empty())
+                throw po::error(
+                    fmt::format("unexpected argument '{}': this command takes {}", o.value.front(),
+                                positional->max_total_count() == 1
+                                    ? std::string("one argument")
+                                    : fmt::format("{} arguments", positional->max_total_count())));
+        throw;
+    }
     for (const po::option& o : parsed.options) {
+        // Without a positional description Boost would look the token up as an option named "", which
+        // every option matches as a prefix: "option is ambiguous".
+        if (o.position_key >= 0 && positional == nullptr)
+            throw po::error(fmt::format("unexpected argument '{}': this command takes options only",
+                                        o.value.empty() ? std::string() : o.value.front()));
         const po::option_description* d = options.find_nothrow(o.string_key, false);
         if (d == nullptr ||
             !takes_unsigned<unsigned, unsigned long, unsigned long long, unsigned short>(d->semantic().get()))

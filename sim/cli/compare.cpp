@@ -70,6 +70,8 @@ int command_compare(const std::vector<std::string>& args) {
                      "4 --max-cycles reached.\n";
         return 0;
     }
+    if (layer.empty()) throw UsageError(fmt::format("--layer: missing ({})", runs::kTunableLayers));
+    if (step.empty()) throw UsageError("--step: missing (fw, wg or ig)");
     if (shape.empty()) throw UsageError("--shape: missing (e.g. --shape 640x16)");
     const runs::StepMeasure measure = runs::measure_step(layer, step, shape, vm.count("fp16") > 0);
     const uint64_t macs = measure.macs;
