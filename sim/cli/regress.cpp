@@ -404,8 +404,9 @@ int command_regress(const std::vector<std::string>& args) {
                                  r.now ? std::to_string(r.now) : "", delta_text(r), percent_text(r),
                                  runs::to_string(r.verdict), r.message.empty() ? "" : ": " + r.message);
     }
-    std::cout << fmt::format("{}: {} regions of {} entries, {} failing\n", file.path, rows.size(),
-                             file.entries.size(), failures);
+    std::cout << fmt::format("{}: {} region{} of {} entr{}, {} failing\n", file.path, rows.size(),
+                             rows.size() == 1 ? "" : "s", file.entries.size(),
+                             file.entries.size() == 1 ? "y" : "ies", failures);
     if (!junit_path.empty()) write_file_atomically(junit_path, junit(file.path, rows, allow_faster));
     if (!markdown_path.empty()) write_file_atomically(markdown_path, markdown(file.path, rows, allow_faster));
     if (!history.empty()) {
