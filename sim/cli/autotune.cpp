@@ -401,14 +401,18 @@ int command_autotune(const std::vector<std::string>& args) {
         for (const auto& cand : c.candidates)
             if (!done.count(cand.point.id) && queued.insert(cand.point.id).second)
                 pending.push_back(&cand.point);
+    const unsigned running = std::min<unsigned>(jobs, static_cast<unsigned>(pending.size()));
     if (pending.empty())
-        std::fprintf(stderr, "autotune %s %s %s: all %zu simulations already stored in %s\n", layer.c_str(),
-                     step.c_str(), shape.c_str(), ids.size(), db.c_str());
+        std::fprintf(stderr, "autotune %s %s %s: %s already stored in %s\n", layer.c_str(), step.c_str(),
+                     shape.c_str(),
+                     ids.size() == 1 ? "its simulation is"
+                                     : fmt::format("all {} simulations", ids.size()).c_str(),
+                     db.c_str());
     else
-        std::fprintf(stderr, "autotune %s %s %s: %zu simulations, %zu stored in %s, running %zu on %u jobs\n",
-                     layer.c_str(), step.c_str(), shape.c_str(), ids.size(), ids.size() - pending.size(),
-                     db.c_str(), pending.size(),
-                     std::min<unsigned>(jobs, static_cast<unsigned>(pending.size())));
+        std::fprintf(
+            stderr, "autotune %s %s %s: %zu simulation%s, %zu stored in %s, running %zu on %u job%s\n",
+            layer.c_str(), step.c_str(), shape.c_str(), ids.size(), ids.size() == 1 ? "" : "s",
+            ids.size() - pending.size(), db.c_str(), pending.size(), running, running == 1 ? "" : "s");
     if (!pending.empty()) {
         runs::RunnerOptions options;
         options.simulator = simulator;
@@ -545,7 +549,8 @@ int command_autotune(const std::vector<std::string>& args) {
         if (const fs::path parent = fs::path(tuning_path).parent_path(); !parent.empty())
             fs::create_directories(parent);
         runs::record_tuning(tuning_path, winners, known_kernels);
-        std::fprintf(stderr, "autotune: %zu winners written to %s\n", winners.size(), tuning_path.c_str());
+        std::fprintf(stderr, "autotune: %zu winner%s written to %s\n", winners.size(),
+                     winners.size() == 1 ? "" : "s", tuning_path.c_str());
     }
     if (!json_path.empty()) {
         nlohmann::ordered_json j;
