@@ -101,12 +101,37 @@ Profile::Counters Profile::delta(CoreState& c, bool retiring) const {
     return d;
 }
 
+Profile::Counters Profile::shown_part(const Counters& d, uint64_t from) const {
+    const uint64_t shown = filter_->shown_cycles(from, from + d.cycles);
+    if (shown == d.cycles) return d;
+    Counters part;
+    part.instructions = d.instructions;
+    if (shown == 0) return part;
+    // The stalls first, kind by kind, then the instruction's own cycles: the order the waveform and the
+    // timeline draw them in.
+    uint64_t at = from;
+    for (size_t k = 0; k < d.stalls.size(); ++k) {
+        const uint64_t len = std::min(d.stalls[k], from + d.cycles - at);
+        part.stalls[k] = filter_->shown_cycles(at, at + len);
+        at += len;
+    }
+    part.cycles = shown;
+    return part;
+}
+
 void Profile::retired(const Hart& hart, uint32_t pc, const DecodedInsn&) {
     // The cycles since the previous retirement (this instruction's issue, the stalls before it, a sleep it
     // woke from) belong to this instruction.
     CoreState& c = cores_[core_of_hartid_[hart.hartid()]];
-    const Counters d = delta(c, true);
-    if (filter_ && !filter_->shows(hart.issue_)) return;
+    const uint64_t from = c.last_cycle;
+    Counters d = delta(c, true);
+    if (filter_) {
+        // Under a filter the instruction counts where it issued, its cycles where they fall: a sleep from
+        // before a region counts from the region's start.
+        d = shown_part(d, from);
+        if (!filter_->shows(hart.issue_)) d.instructions = 0;
+        if (d.cycles == 0 && d.instructions == 0) return;
+    }
     const uint32_t off = pc - elf_.code_range().first;
     if (off / 2 < c.by_code_pc.size())
         c.by_code_pc[off / 2].add(d);
@@ -138,7 +163,7 @@ std::vector<Profile::Counters> Profile::after_last_instruction() const {
         marks.last_cycle = c.last_cycle;
         marks.last_instret = c.last_instret;
         marks.last_stalls = c.last_stalls;
-        out.push_back(!filter_ || filter_->shows(c.last_cycle) ? delta(marks, false) : Counters{});
+        out.push_back(filter_ ? shown_part(delta(marks, false), c.last_cycle) : delta(marks, false));
     }
     return out;
 }

@@ -55,8 +55,8 @@ class Profile : public RetireObserver {
     };
 
     // `source_lines`: the program's line tables, for the per-line views; null for functions only.
-    // `filter`: only the instructions it shows (issued in its window, while one of its regions is open)
-    // count, and the row after the last instruction only if it shows that cycle; null: the whole run.
+    // `filter`: only the instructions it shows count (issued in its window, while one of its regions is
+    // open), and only the cycles it shows (ViewFilter::shown_cycles); null: the whole run.
     explicit Profile(const ElfImage& elf, const SourceLines* source_lines = nullptr,
                      const ViewFilter* filter = nullptr)
         : elf_(elf), source_lines_(source_lines), filter_(filter) {}
@@ -87,6 +87,8 @@ class Profile : public RetireObserver {
     };
     // Since the last call; `retiring`: one instruction retired meanwhile.
     Counters delta(CoreState& c, bool retiring) const;
+    // Of `d`, a core's cycles [from, from + d.cycles), the cycles and stalls the filter shows.
+    Counters shown_part(const Counters& d, uint64_t from) const;
     // Per core, every pc that retired, in order: gathered once for all the tables of one print.
     using RetiredPcs = std::vector<std::vector<std::pair<uint32_t, Counters>>>;
     RetiredPcs retired_pcs() const;

@@ -88,6 +88,48 @@ bool ViewFilter::names_region(const std::string& name) const {
     return std::find(regions_.begin(), regions_.end(), name) != regions_.end();
 }
 
+void ViewFilter::region_entered(const std::string& name, const Hart&, uint64_t, uint64_t cycle) {
+    if (!names_region(name)) return;
+    if (open_++ == 0) open_from_ = cycle;
+}
+
+void ViewFilter::region_left(const std::string& name, const Hart&, uint64_t cycle) {
+    if (!names_region(name) || open_ == 0 || --open_ > 0) return;
+    CycleWindow run{open_from_, std::max(cycle, open_from_)};
+    if (run.from == run.to) return;
+    // Runs close in the order the cores run: one after the last, but for cores an engine step apart.
+    auto at = std::upper_bound(closed_runs_.begin(), closed_runs_.end(), run,
+                               [](const CycleWindow& a, const CycleWindow& b) { return a.from < b.from; });
+    if (at != closed_runs_.begin() && std::prev(at)->to >= run.from) {
+        --at;
+        at->to = std::max(at->to, run.to);
+    } else {
+        at = closed_runs_.insert(at, run);
+    }
+    while (std::next(at) != closed_runs_.end() && std::next(at)->from <= at->to) {
+        at->to = std::max(at->to, std::next(at)->to);
+        closed_runs_.erase(std::next(at));
+    }
+}
+
+uint64_t ViewFilter::shown_cycles(uint64_t from, uint64_t to) const {
+    from = std::max(from, window_.from);
+    to = std::min(to, window_.to);
+    if (from >= to) return 0;
+    if (regions_.empty()) return to - from;
+    uint64_t shown = 0;
+    auto run = std::upper_bound(closed_runs_.begin(), closed_runs_.end(), from,
+                                [](uint64_t cycle, const CycleWindow& r) { return cycle < r.to; });
+    for (; run != closed_runs_.end() && run->from < to; ++run)
+        shown += std::min(to, run->to) - std::max(from, run->from);
+    if (open_ > 0) {
+        uint64_t open_from = std::max(from, open_from_);
+        if (!closed_runs_.empty()) open_from = std::max(open_from, closed_runs_.back().to);
+        if (open_from < to) shown += to - open_from;
+    }
+    return shown;
+}
+
 std::vector<CycleWindow> ViewFilter::spans(const std::vector<CycleWindow>& region_runs, uint64_t end) const {
     const CycleWindow whole{window_.from, std::min(window_.to, end)};
     std::vector<CycleWindow> out;

@@ -53,6 +53,10 @@ class ViewFilter : public RegionListener {
     const std::vector<std::string>& regions() const { return regions_; }
     bool names_region(const std::string& name) const;
     bool filters() const { return !window_.whole() || !regions_.empty(); }
+    // How many of the cycles [from, to) it shows, as far as the run has gone: in the window and, when
+    // regions are named, in the runs of them closed so far or in the one open now (counted from its start
+    // on: a cycle after the end it will have is counted when asked before that end).
+    uint64_t shown_cycles(uint64_t from, uint64_t to) const;
 
     // The cycles to show, in order and disjoint: [0, end) cut to the window and, when regions are named, to
     // their runs (`region_runs`: each run's [from, to) of a named region, in any order, maybe nested).
@@ -60,18 +64,16 @@ class ViewFilter : public RegionListener {
     // "cycles 100..200 within the runs of region 'x'", "the whole run": for headers.
     std::string describe() const;
 
-    void region_entered(const std::string& name, const Hart&, uint64_t, uint64_t) override {
-        if (names_region(name)) ++open_;
-    }
-    void region_left(const std::string& name, const Hart&, uint64_t) override {
-        if (names_region(name) && open_ > 0) --open_;
-    }
+    void region_entered(const std::string& name, const Hart&, uint64_t macs, uint64_t cycle) override;
+    void region_left(const std::string& name, const Hart&, uint64_t cycle) override;
 
   private:
     CycleWindow window_;
     std::vector<bool> cores_;
     std::vector<std::string> regions_;
-    unsigned open_ = 0; // named regions open now (nested runs count each)
+    unsigned open_ = 0;                    // named regions open now (nested runs count each)
+    uint64_t open_from_ = 0;               // while open_ > 0: the cycle the outermost open run began
+    std::vector<CycleWindow> closed_runs_; // the runs of named regions so far: ordered, disjoint
 };
 
 } // namespace pulpsim

@@ -214,6 +214,12 @@ def main():
         shown = sum(f["total"]["instret"] for f in profile["functions"])
         check(shown == region["instret"] and "matmul" in profile["shows"],
               f"{name} --view-region matmul: the profile holds the region's {region['instret']} instructions ({shown})")
+        # The workers sleep at both edges of the region (fork and join), so each core's cycles in it are
+        # exactly the region's, however long the workers slept before it opened.
+        cycles = [sum(f["cores"][c]["cycles"] for f in profile["functions"]) for c in range(len(report["cores"]))]
+        check(cycles == [region["cycles"]] * len(report["cores"]),
+              f"{name} --view-region matmul: each core's rows add up to the region's {region['cycles']} cycles "
+              f"({cycles})")
         kernel = "matmul_slice" if not extra else "matmul"
         check({f["function"] for f in profile["functions"]} >= {kernel} and
               all(f["function"] != "main" or f["total"]["instret"] < 100 for f in profile["functions"]),
@@ -231,6 +237,8 @@ def main():
         ours = {c: sum(f["cores"][c]["instret"] for f in profile["functions"]) for c in range(8)}
         check(ours == {c: per_core.get(c, 0) for c in range(8)} and min(ours.values()) > 1000,
               f"--view-window 300000:304000: per core, the profile's instructions are the trace's lines ({ours})")
+        cycles = [sum(f["cores"][c]["cycles"] for f in profile["functions"]) for c in range(8)]
+        check(cycles == [4000] * 8, f"--view-window 300000:304000: each core's rows add up to 4000 cycles ({cycles})")
     r = subprocess.run([args.sim, "run", "-q", "--view-region", "matmul", args.cluster_elf],
                        capture_output=True, text=True)
     check(r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "--profile" in r.stderr,

@@ -175,5 +175,42 @@ TEST(ViewFilter, FollowsNamedRegions) {
     EXPECT_TRUE(f.shows(0));
 }
 
+// What the profile asks as the run goes: the cycles of [from, to) in the window and in the runs of the named
+// regions closed so far, or in the one open now from its start on.
+TEST(ViewFilter, CountsTheCyclesItShowsAsTheRunGoes) {
+    EXPECT_EQ(ViewFilter().shown_cycles(5, 50), 45u);
+    const ViewFilter window({100, 200});
+    EXPECT_EQ(window.shown_cycles(0, 1000), 100u);
+    EXPECT_EQ(window.shown_cycles(150, 160), 10u);
+    EXPECT_EQ(window.shown_cycles(190, 250), 10u);
+    EXPECT_EQ(window.shown_cycles(200, 300), 0u);
+
+    ViewFilter f({0, 1000}, {}, {"r"});
+    AddressMap bus;
+    HostServices host(true);
+    const Hart hart(bus, host, CoreTiming{}, 0);
+    EXPECT_EQ(f.shown_cycles(0, 2000), 0u); // no run yet
+    f.region_entered("r", hart, 0, 100);
+    EXPECT_EQ(f.shown_cycles(50, 130), 30u);    // a sleep from before the run: from its start
+    EXPECT_EQ(f.shown_cycles(120, 5000), 880u); // open: to the window's end
+    f.region_entered("r", hart, 0, 110);        // nested: one run
+    f.region_left("r", hart, 150);
+    EXPECT_EQ(f.shown_cycles(0, 2000), 900u);
+    f.region_left("r", hart, 200);
+    EXPECT_EQ(f.shown_cycles(0, 2000), 100u); // [100, 200)
+    f.region_entered("other", hart, 0, 300);  // not a named region
+    f.region_left("other", hart, 400);
+    f.region_entered("r", hart, 0, 500);
+    f.region_left("r", hart, 600);
+    f.region_entered("r", hart, 0,
+                     195); // closed out of order (cores an engine step apart): merged with [100, 200)
+    f.region_left("r", hart, 250);
+    EXPECT_EQ(f.shown_cycles(0, 2000), 250u); // [100, 250) and [500, 600)
+    EXPECT_EQ(f.shown_cycles(240, 510), 20u);
+    EXPECT_EQ(f.shown_cycles(250, 500), 0u);
+    f.region_entered("r", hart, 0, 900);
+    EXPECT_EQ(f.shown_cycles(550, 5000), 150u); // 50 of [500, 600) and the open run to the window's end
+}
+
 } // namespace
 } // namespace pulpsim
