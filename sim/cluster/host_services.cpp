@@ -73,6 +73,12 @@ bool HostServices::host_call(Hart& h) {
     case hostcall::kGuardClear: h.x_[10] = static_cast<uint32_t>(guards_.remove(a0, a1)); return true;
     case hostcall::kRegionEnd:
         if (open_.empty()) h.fail(fmt::format("region_end without region_begin (pc {:#010x})", h.pc_));
+        // The regions of all cores form one stack: a core closing another's would pair the wrong ends.
+        if (open_.back().opener != h.hartid())
+            h.fail(fmt::format(
+                "region_end (pc {:#010x}) would close region '{}', which core {} opened: a region "
+                "counts the cluster from one core's region_begin to that core's region_end",
+                h.pc_, regions_[open_.back().index].name, open_.back().opener));
         region_end(h);
         return true;
     default: return false;
@@ -140,7 +146,7 @@ void HostServices::region_begin(Hart& h, const std::string& name, uint64_t macs)
         regions_.push_back(std::move(rec));
     }
     // The host call itself is the region's first instruction; count from the cycle it issued.
-    OpenRegion r{index, macs, {h.issue_, region_stats(h)}, {}, dma_waits(h)};
+    OpenRegion r{index, h.hartid(), macs, {h.issue_, region_stats(h)}, {}, dma_waits(h)};
     if (dma_probe_) r.dma = dma_probe_(h.issue_);
     open_.push_back(std::move(r));
     for (RegionListener* listener : region_listeners_)

@@ -84,6 +84,7 @@ class HostServices : public HostInterface {
   private:
     struct OpenRegion {
         size_t index;
+        uint32_t opener; // hart id of the core whose region_begin opened it
         uint64_t macs;
         CounterSnapshot start;
         DmaActivity dma;

@@ -248,6 +248,9 @@ def main():
          r"needs 57 KiB of TCDM but tcdm.size is 16 KiB"),
         ("bad platform value", ["run", "--set", "tcdm.banks=12", p("runaway")], 2, r"tcdm.banks"),
         ("deadlock", ["run", p("cluster_deadlock")], 3, r"deadlock at cycle \d+: every core is asleep"),
+        ("region closed by another core", ["run", p("region_other_core")], 3,
+         r"core 3: region_end \(pc 0x1c[0-9a-f]{6}\) would close region 'cluster_step', which core 0 opened: "
+         r"a region counts the cluster from one core's region_begin to that core's region_end"),
         ("unknown command", ["frobnicate"], 2, r"unknown command 'frobnicate'"),
         # compare and autotune take no positional argument: the stray one is named, not an "ambiguous option".
         ("stray argument to compare", ["compare", "--layer", "linear", "layers.yaml"], 2,
