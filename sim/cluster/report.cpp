@@ -328,10 +328,11 @@ void print_report_table(std::ostream& os, const RunView& v, const RunOutcome& ou
     os << "\n";
     for (const Hart* h : v.harts) {
         const CoreStats& st = h->stats();
-        os << fmt::format("{:<6}{:>12}{:>12}{:>9.2f}", h->hartid(), h->cycle(), st.instret(),
+        // A space before each figure keeps a wider one (an idle controller's CPI) apart from its neighbour.
+        os << fmt::format("{:<6}{:>12}{:>12} {:>8.2f}", h->hartid(), h->cycle(), st.instret(),
                           ratio(h->cycle(), st.instret()));
         for (size_t k = 0; k < kinds; ++k)
-            os << fmt::format("{:>10}", st.stall_cycles[k]);
+            os << fmt::format(" {:>9}", st.stall_cycles[k]);
         os << "\n";
     }
     if (v.harts.size() == 1) {
