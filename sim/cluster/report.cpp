@@ -383,12 +383,12 @@ void print_report_table(std::ostream& os, const RunView& v, const RunOutcome& ou
         if (dma_used) os << fmt::format("{:>10}{:>10}{:>15}", "DMA busy", "overlap", "bound by");
         os << "\n";
         for (const RegionRecord& r : regions) {
-            os << fmt::format("{:<20}{:>6}{:>14}{:>14}{:>12}{:>10.3f}{:>9.1f}%", printable(r.name), r.count,
-                              r.cycles, r.instret, r.macs, ratio(r.macs, r.cycles),
+            os << fmt::format("{:<20} {:>5} {:>13} {:>13} {:>11} {:>9.3f} {:>8.1f}%", printable(r.name),
+                              r.count, r.cycles, r.instret, r.macs, ratio(r.macs, r.cycles),
                               100.0 * ratio(r.macs, r.cycles * ideal_macs_per_cycle(v)));
             if (dma_used) {
                 const RegionDma d = region_dma(r, *v.dma);
-                os << fmt::format("{:>9.1f}%{:>9.1f}%{:>15}", 100.0 * d.utilisation, 100.0 * d.overlap,
+                os << fmt::format(" {:>8.1f}% {:>8.1f}% {:>14}", 100.0 * d.utilisation, 100.0 * d.overlap,
                                   d.verdict);
             }
             os << "\n";
