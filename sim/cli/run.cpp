@@ -34,6 +34,32 @@ namespace po = boost::program_options;
 namespace pulpsim::cli {
 namespace {
 
+// One warning, saying why, when the views show not one cycle of the run.
+void warn_if_nothing_shown(const pulpsim::ViewFilter& filter, const pulpsim::RunView& view, uint64_t end,
+                           const std::optional<pulpsim::ActivityRecorder>& activity,
+                           const std::optional<pulpsim::Profile>& profile) {
+    bool shown = activity && !activity->shown().empty();
+    if (!activity && profile)
+        for (const auto& f : profile->functions())
+            shown = shown || f.total.cycles > 0;
+    if (shown) return;
+    const pulpsim::ViewFilter regions({}, {}, filter.regions()), window(filter.window());
+    const auto& ran = view.host->regions();
+    if (filter.regions().empty())
+        spdlog::warn("the views show no cycles: {} lies beyond the run's {} cycles", filter.describe(), end);
+    else if (std::none_of(ran.begin(), ran.end(),
+                          [&](const auto& r) { return r.count > 0 && filter.names_region(r.name); })) {
+        std::string names;
+        for (const std::string& name : filter.regions())
+            names += fmt::format("{}'{}'", names.empty() ? "" : ", ", name);
+        spdlog::warn("--view-region: region{} {} never ran; the views show no cycles",
+                     filter.regions().size() == 1 ? "" : "s", names);
+    } else if (!filter.window().whole())
+        spdlog::warn("the views show no cycles: {} lie outside {}", regions.describe(), window.describe());
+    else
+        spdlog::warn("the views show no cycles: {} close in the cycle they open", regions.describe());
+}
+
 // SIGINT, SIGTERM and SIGHUP wait, blocked, while the models run, and are looked for between two slices of
 // the run: the trace can then end as it ends after an error, and no report is written. Signals the caller
 // set to be ignored stay ignored.
@@ -460,15 +486,9 @@ int command_run(const std::vector<std::string>& args) {
     std::vector<std::pair<std::string, pulpsim::FileWriter>> files;
     for (const auto& [path, contents] : reports)
         files.emplace_back(path, [&contents = contents](std::ostream& os) { os << contents; });
+    if (activity) activity->finish(outcome.cycles);
+    if (view_filter.filters()) warn_if_nothing_shown(view_filter, view, outcome.cycles, activity, profile);
     if (activity) {
-        activity->finish(outcome.cycles);
-        if (!view_regions.empty() &&
-            std::none_of(activity->regions().begin(), activity->regions().end(),
-                         [&](const auto& r) { return view_filter.names_region(r.name); }))
-            spdlog::warn("--view-region: {} never ran; the views show no cycles", view_filter.describe());
-        else if (activity->shown().empty())
-            spdlog::warn("the views show no cycles: {} lies beyond the run's {} cycles",
-                         view_filter.describe(), activity->end());
         if (vm.count("vcd")) {
             files.emplace_back(vcd_path, [&](std::ostream& os) { pulpsim::write_vcd(*activity, os); });
             files.emplace_back(vcd_path + ".gtkw",

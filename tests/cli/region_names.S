@@ -31,3 +31,6 @@ name_newline:
     .asciz "line\nbreak"
 name_latin1:
     .asciz "caf\xe9\xff"
+    /* A name the program holds but never opens: views limited to it show nothing, and say why. */
+name_never:
+    .asciz "never_opened"

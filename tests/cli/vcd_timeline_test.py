@@ -16,6 +16,7 @@
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 from collections import defaultdict
@@ -162,6 +163,7 @@ def main():
     ap.add_argument("--cluster-elf", required=True, help="matmul_fp32_parallel_rows.elf (pulp-open)")
     ap.add_argument("--dma-elf", required=True, help="depthwise_tiled_odd.elf (vega: shared FPUs, DMA)")
     ap.add_argument("--platforms", required=True)
+    ap.add_argument("--regions-elf", required=True, help="region_names.elf (bare; names a region it never opens)")
     ap.add_argument("--workdir", required=True)
     args = ap.parse_args()
     w = fresh_dir(args.workdir)
@@ -286,6 +288,31 @@ def main():
                   all(rs[0]["ts"] <= e["ts"] and e["ts"] + e.get("dur", 0) <= rs[0]["ts"] + reg["cycles"] for e in xs),
                   f"--view-region {reg['name']}: the timeline holds the region on every core and nothing outside it")
             check_trace_format(tr["traceEvents"], check, "region timeline")
+
+    # ---- views that show no cycle: the run and its files go ahead, with one warning saying why ----
+    nothing_dir = fresh_dir(os.path.join(w, "nothing"))
+    rep = os.path.join(nothing_dir, "report.json")
+    for elf, extra, view, why in [
+            (args.cluster_elf, [], ["--timeline", "t.json", "--view-window", "5000000:"],
+             r"cycles 5000000\.\. \(to the end\) lies beyond the run's (\d+) cycles"),
+            (args.cluster_elf, [], ["--profile", "--view-window", "5000000:6000000"],
+             r"cycles 5000000\.\.6000000 lies beyond the run's (\d+) cycles"),
+            (args.cluster_elf, [], ["--vcd", "w.vcd", "--view-region", "matmul", "--view-window", "0:10"],
+             r"the runs of region 'matmul' lie outside cycles 0\.\.10$"),
+            (args.cluster_elf, [], ["--profile", "--view-region", "matmul", "--view-window", "0:10"],
+             r"the runs of region 'matmul' lie outside cycles 0\.\.10$"),
+            (args.regions_elf, ["--bare"], ["--timeline", "t.json", "--view-region", "never_opened"],
+             r"--view-region: region 'never_opened' never ran; the views show no cycles$"),
+            (args.regions_elf, ["--bare"], ["--profile", "--view-region", "never_opened"],
+             r"--view-region: region 'never_opened' never ran; the views show no cycles$")]:
+        r = subprocess.run([args.sim, "run", "-q", *extra, *view, "--report-json", rep, elf], capture_output=True,
+                           text=True, cwd=nothing_dir)
+        lines = r.stderr.strip().splitlines()
+        m = re.search(why, lines[0]) if len(lines) == 1 else None
+        cycles = json.load(open(rep))["cycles"] if r.returncode == 0 else None
+        check(r.returncode == 0 and m is not None and lines[0].startswith("pulpsim: warning: ") and
+              (m.groups() == () or int(m.group(1)) == cycles),
+              f"{' '.join(view)}: exit 0 and one warning saying why nothing is shown ({lines})")
 
     # ---- bad input: one line, exit 2, before the run, nothing written ----
     bad_dir = fresh_dir(os.path.join(w, "bad"))
