@@ -416,9 +416,13 @@ std::filesystem::path write_target(const std::string& path) {
 
 void check_output_path(const std::string& path) {
     if (path.empty()) throw std::runtime_error("an output file was given as an empty path");
+    if (path == "-")
+        throw std::runtime_error("-: cannot write: these files are written whole, not to standard output");
     std::error_code ec;
     const auto target = write_target(path);
-    const auto st = std::filesystem::status(target, ec);
+    auto st = std::filesystem::status(target, ec);
+    // A link the kernel resolves (/dev/stdout to a pipe) names no path write_target can follow.
+    if (!std::filesystem::exists(st)) st = std::filesystem::status(path, ec);
     if (std::filesystem::exists(st) && !std::filesystem::is_regular_file(st))
         throw std::runtime_error(
             fmt::format("{}: cannot write: {}", path,

@@ -66,6 +66,9 @@ bool is_store(const DecodedInsn& d) {
 } // namespace
 
 void Trace::check_path(const std::string& path) {
+    if (path == "-")
+        throw std::runtime_error("--trace -: standard output carries the program's own output; give a file "
+                                 "(or /dev/stdout to mix the two)");
     std::error_code ec;
     const auto st = std::filesystem::status(path, ec);
     if (std::filesystem::is_character_file(st) || std::filesystem::is_fifo(st)) return;

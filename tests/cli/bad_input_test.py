@@ -263,6 +263,11 @@ def main():
          r"^pulpsim: error: --layer: missing \(linear, pointwise, depthwise or conv2d\)$"),
         ("compare without --step", ["compare", "--layer", "pointwise", "--shape", "4x4x4"], 2,
          r"^pulpsim: error: --step: missing \(fw, wg or ig\)$"),
+        ("a trace to '-'", ["run", "--bare", "--trace", "-", p("runaway")], 2,
+         r"^pulpsim: error: --trace -: standard output carries the program's own output; give a file "
+         r"\(or /dev/stdout to mix the two\)$"),
+        ("a report to '-'", ["run", "--bare", "--report-csv", "-", p("runaway")], 2,
+         r"^pulpsim: error: -: cannot write: these files are written whole, not to standard output$"),
         ("stray argument to autotune", ["autotune", "pointwise"], 2,
          r"^pulpsim: error: autotune: unexpected argument 'pointwise': this command takes options only$"),
         ("DMA bandwidth 0", ["run", "--set", "dma.bandwidth_bits=0", cluster_matmul], 2,

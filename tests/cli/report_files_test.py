@@ -54,6 +54,10 @@ def main():
     null_after = os.stat("/dev/null")
     check(refused(r, "/dev/null", "not a regular file") and stat.S_ISCHR(null_after.st_mode)
           and null_after.st_ino == null_before.st_ino, "a device as the report is refused and left as it is")
+    # Standard output is a pipe here: /dev/stdout leads to it through a link only the kernel resolves.
+    r = run("-q", "--report-csv", "/dev/stdout", args.cluster_elf)
+    check(refused(r, "/dev/stdout", "not a regular file") and not r.stdout,
+          f"/dev/stdout on a pipe as the report is refused before the run ({r.stderr.strip()})")
     folder = os.path.join(w, "folder")
     os.makedirs(os.path.join(folder, "inside"))
     r = run("-q", "--report-json", folder, args.cluster_elf)
