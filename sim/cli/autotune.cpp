@@ -276,6 +276,12 @@ int command_autotune(const std::vector<std::string>& args) {
     };
     // The tuning file is checked before anything runs, so a bad one costs no simulation.
     (void)runs::load_tuning(tuning_path, known_kernels);
+    make_parent_folder("--tuning", tuning_path);
+    try {
+        check_output_path(tuning_path);
+    } catch (const std::exception& e) {
+        throw UsageError(fmt::format("--tuning {}", e.what()));
+    }
     if (!json_path.empty()) check_output_path(json_path);
 
     const std::string simulator = self_executable();
@@ -388,7 +394,7 @@ int command_autotune(const std::vector<std::string>& args) {
         cases.push_back(std::move(c));
     }
 
-    if (const fs::path parent = fs::path(db).parent_path(); !parent.empty()) fs::create_directories(parent);
+    make_parent_folder("--db", db);
     runs::ResultsStore store(db);
     std::vector<std::string> ids;
     for (const auto& c : cases)
@@ -546,8 +552,7 @@ int command_autotune(const std::vector<std::string>& args) {
         steps_json.push_back(std::move(step_json));
     }
     if (!winners.empty()) {
-        if (const fs::path parent = fs::path(tuning_path).parent_path(); !parent.empty())
-            fs::create_directories(parent);
+        make_parent_folder("--tuning", tuning_path);
         runs::record_tuning(tuning_path, winners, known_kernels);
         std::fprintf(stderr, "autotune: %zu winner%s written to %s\n", winners.size(),
                      winners.size() == 1 ? "" : "s", tuning_path.c_str());

@@ -95,6 +95,16 @@ void check_plot_path(const std::string& option, const std::string& path) {
     }
 }
 
+void make_parent_folder(const std::string& option, const std::string& path) {
+    const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+    if (parent.empty()) return;
+    std::error_code ec;
+    std::filesystem::create_directories(parent, ec);
+    if (ec || !std::filesystem::is_directory(parent))
+        throw UsageError(fmt::format("{} {}: cannot make its folder {}: {}", option, path, parent.string(),
+                                     ec ? ec.message() : "not a folder"));
+}
+
 std::string self_executable() {
     std::error_code ec;
     const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);

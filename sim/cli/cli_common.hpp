@@ -37,6 +37,9 @@ parse_command_line(const std::vector<std::string>& args,
 // Throws a UsageError naming `option` unless `path` can take a plot: a name ending in .png, .svg or .pdf
 // (what the plot scripts draw), in a folder that exists. Checked before anything runs.
 void check_plot_path(const std::string& option, const std::string& path);
+// Makes the folder `path` goes in (a database, a tuning file), as `mkdir -p` would; a UsageError naming
+// `option` when it cannot.
+void make_parent_folder(const std::string& option, const std::string& path);
 
 // The running executable's path (/proc/self/exe), for finding files built next to it.
 std::string self_executable();

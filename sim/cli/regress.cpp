@@ -302,6 +302,23 @@ int command_regress(const std::vector<std::string>& args) {
         refuse({"update", "junit", "markdown", "history", "allow-faster", "quiet"},
                "does not go with --init");
     if (jobs == 0) throw UsageError("--jobs: must be at least 1");
+    // Found before the entries run, not after.
+    for (const auto& [option, path] : {std::pair{"--junit", junit_path},
+                                       std::pair{"--markdown", markdown_path}, std::pair{"--init", init_out}})
+        if (!path.empty()) {
+            try {
+                check_output_path(path);
+            } catch (const std::exception& e) {
+                throw UsageError(fmt::format("{} {}", option, e.what()));
+            }
+        }
+    // The history is opened (its folder made, as for a sweep's database) before the entries run, so that
+    // one it cannot open is an error at once.
+    std::optional<runs::ResultsStore> history_store;
+    if (!history.empty()) {
+        make_parent_folder("--history", history);
+        history_store.emplace(history);
+    }
     std::optional<uint64_t> cycle_limit;
     if (vm.count("max-cycles")) {
         cycle_limit = parse_number("--max-cycles", max_cycles);
@@ -409,10 +426,7 @@ int command_regress(const std::vector<std::string>& args) {
                              file.entries.size() == 1 ? "y" : "ies", failures);
     if (!junit_path.empty()) write_file_atomically(junit_path, junit(file.path, rows, allow_faster));
     if (!markdown_path.empty()) write_file_atomically(markdown_path, markdown(file.path, rows, allow_faster));
-    if (!history.empty()) {
-        runs::ResultsStore store(history);
-        append_history(store, file.path, version, rows, failures);
-    }
+    if (history_store) append_history(*history_store, file.path, version, rows, failures);
     if (vm.count("update")) {
         const std::string text = runs::updated_baseline(file, results);
         if (text != file.text) {

@@ -201,7 +201,7 @@ int command_sweep(const std::vector<std::string>& args) {
     }
     const bool draws = export_format.empty() && !spec.plots.empty() && !vm.count("no-plots");
     if (draws) make_plot_folder(out_dir);
-    if (const fs::path parent = fs::path(db).parent_path(); !parent.empty()) fs::create_directories(parent);
+    make_parent_folder("--db", db);
     runs::ResultsStore store(db);
     store.record_sweep(spec, points);
 

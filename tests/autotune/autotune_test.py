@@ -147,6 +147,18 @@ def main():
         check(r.returncode == 2 and len(lines) == 1 and word in lines[0] and not os.path.exists(bad_tuning),
               f"{name}: one line naming it, exit 2, no tuning file ({r.returncode}: {lines})")
 
+    # A tuning file in a folder that cannot be made: refused before anything is simulated (a new shape, so a
+    # simulation would have added points to the database).
+    blocked = os.path.join(w, "blocked")
+    open(blocked, "w").close()
+    rows_before = sqlite3.connect(db).execute("SELECT COUNT(*) FROM points").fetchone()[0]
+    r = tune("--layer", "linear", "--step", "fw", "--shape", "24x12", tuning_file=os.path.join(blocked, "t.yaml"))
+    lines = r.stderr.strip().splitlines()
+    rows_after = sqlite3.connect(db).execute("SELECT COUNT(*) FROM points").fetchone()[0]
+    check(r.returncode == 2 and len(lines) == 1 and "--tuning" in lines[0] and "cannot make its folder" in lines[0]
+          and rows_after == rows_before,
+          f"a tuning file under a plain file: one line, exit 2, nothing simulated ({lines})")
+
     # Tuning files it would not write: each is an entry autotune wrote above, with one thing changed.
     written = next(l for l in open(tuning).read().splitlines() if "layer: pointwise, step: wg, shape: 12x10x9," in l)
     kernel = re.search(r'kernel: "([^"]*)"', written).group(1)

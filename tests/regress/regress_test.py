@@ -220,6 +220,18 @@ def main():
               f"plot_trend.py --out {os.path.basename(out)} --history {os.path.basename(history)}: one line "
               f"saying '{word}' ({err})")
 
+    # Outputs that cannot be written are found before any entry runs: one line, nothing in the table.
+    for argv, word in [(["--junit", os.path.join(w, "nodir", "r.xml")], "--junit"),
+                       (["--markdown", w], "--markdown"),
+                       (["--history", os.path.join(hist, "inside.db")], "cannot make its folder")]:
+        r = regress(base, *argv)
+        err = r.stderr.strip().splitlines()
+        check(r.returncode == 2 and len(err) == 1 and word in err[0] and not r.stdout,
+              f"regress {' '.join(argv)}: one line before any entry runs ({err})")
+    new_hist = os.path.join(w, "new", "folder", "history.db")
+    r = regress(base, "--history", new_hist)
+    check(r.returncode != 2 and os.path.exists(new_hist), "--history in a folder not made yet: made, as for a sweep")
+
     # Options of another mode are refused, not ignored.
     for argv, word in [([base, "--platform", "p.yaml"], "--platform needs --init"),
                        ([base, "--entry", "mm"], "--entry needs --trend"),
