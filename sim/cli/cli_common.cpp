@@ -51,6 +51,7 @@ parse_command_line(const std::vector<std::string>& args,
     try {
         parsed = parser.run();
     } catch (const po::too_many_positional_options_error&) {
+        if (positional == nullptr) throw;
         // Boost's message does not say which argument is one too many: parse again with a place for the rest.
         po::options_description with_rest;
         with_rest.add(options).add_options()("unexpected-arguments", po::value<std::vector<std::string>>());
