@@ -166,6 +166,9 @@ int command_sweep(const std::vector<std::string>& args) {
                           "slurm-dir", "wait", "collect"})
         if (vm.count(o) && backend != "slurm")
             throw UsageError(fmt::format("--{} goes with --backend slurm", o));
+    if (vm.count("max-tasks") && slurm.max_tasks == 0) throw UsageError("--max-tasks: must be at least 1");
+    if (vm.count("cpus-per-task") && slurm.cpus_per_task == 0)
+        throw UsageError("--cpus-per-task: must be at least 1");
     // --export and --no-run only read the database.
     const bool run = export_format.empty() && !vm.count("no-run");
     const std::string reader = export_format.empty() ? "--no-run" : "--export";
@@ -257,6 +260,18 @@ int command_sweep(const std::vector<std::string>& args) {
                                  "sweep %s: run `pulpsim sweep %s --backend slurm --collect` when it ends\n",
                                  spec.name.c_str(), spec.path.c_str());
                 }
+            } else if (const std::string job = runs::slurm_active_job(slurm); !job.empty()) {
+                std::fprintf(stderr,
+                             "sweep %s: %zu points not stored yet: Slurm job %s is still queued or running\n",
+                             spec.name.c_str(), pending.size(), job.c_str());
+            } else if (!fs::exists(fs::path(slurm.dir) / "job_id")) {
+                std::fprintf(stderr,
+                             "sweep %s: %zu points not stored: nothing was submitted from %s (run without "
+                             "--collect to submit them)\n",
+                             spec.name.c_str(), pending.size(), slurm.dir.c_str());
+            } else {
+                std::fprintf(stderr, "sweep %s: %zu submitted points sent no result; see %s/logs/\n",
+                             spec.name.c_str(), pending.size(), slurm.dir.c_str());
             }
         } else if (!pending.empty()) {
             std::fprintf(stderr, "sweep %s: %zu points, %zu already stored, running %zu on %u jobs\n",

@@ -147,6 +147,14 @@ zip:
                        timeout=300, env=env)
     check(r.returncode == 1, f"the local sweep runs its 8 points, 4 of them failing (exit {r.returncode})")
 
+    # Collecting a sweep nothing was submitted for stores nothing and says so.
+    empty_dir = os.path.join(work, "never-submitted")
+    r = subprocess.run([args.sim, "sweep", spec, "--db", os.path.join(work, "none.db"), "--no-plots", "-q",
+                        "--backend", "slurm", "--collect", "--slurm-dir", empty_dir], capture_output=True, text=True,
+                       timeout=300, env=env)
+    check(r.returncode == 1 and f"8 points not stored: nothing was submitted from {empty_dir}" in r.stderr,
+          f"--collect of a sweep never submitted says so ({r.stderr.strip()!r})")
+
     procs = start_cluster(os.path.join(work, "slurm"), env)
     try:
         slurm_dir = os.path.join(work, "shared")
