@@ -277,11 +277,7 @@ int command_autotune(const std::vector<std::string>& args) {
     // The tuning file is checked before anything runs, so a bad one costs no simulation.
     (void)runs::load_tuning(tuning_path, known_kernels);
     make_parent_folder("--tuning", tuning_path);
-    try {
-        check_output_path(tuning_path);
-    } catch (const std::exception& e) {
-        throw UsageError(fmt::format("--tuning {}", e.what()));
-    }
+    check_output_option("--tuning", tuning_path);
     if (!json_path.empty()) check_output_path(json_path);
 
     const std::string simulator = self_executable();

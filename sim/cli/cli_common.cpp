@@ -85,15 +85,19 @@ parse_command_line(const std::vector<std::string>& args,
     return parsed;
 }
 
-void check_plot_path(const std::string& option, const std::string& path) {
-    const std::string ext = std::filesystem::path(path).extension().string();
-    if (ext != ".png" && ext != ".svg" && ext != ".pdf")
-        throw UsageError(fmt::format("{} {}: the name must end in .png, .svg or .pdf", option, path));
+void check_output_option(const std::string& option, const std::string& path) {
     try {
         check_output_path(path);
     } catch (const std::exception& e) {
         throw UsageError(fmt::format("{} {}", option, e.what()));
     }
+}
+
+void check_plot_path(const std::string& option, const std::string& path) {
+    const std::string ext = std::filesystem::path(path).extension().string();
+    if (ext != ".png" && ext != ".svg" && ext != ".pdf")
+        throw UsageError(fmt::format("{} {}: the name must end in .png, .svg or .pdf", option, path));
+    check_output_option(option, path);
 }
 
 void make_parent_folder(const std::string& option, const std::string& path) {

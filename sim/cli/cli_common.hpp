@@ -34,6 +34,8 @@ parse_command_line(const std::vector<std::string>& args,
                    const boost::program_options::options_description& options,
                    const boost::program_options::positional_options_description* positional = nullptr);
 
+// check_output_path, its error a UsageError naming `option`.
+void check_output_option(const std::string& option, const std::string& path);
 // Throws a UsageError naming `option` unless `path` can take a plot: a name ending in .png, .svg or .pdf
 // (what the plot scripts draw), in a folder that exists. Checked before anything runs.
 void check_plot_path(const std::string& option, const std::string& path);

@@ -305,13 +305,7 @@ int command_regress(const std::vector<std::string>& args) {
     // Found before the entries run, not after.
     for (const auto& [option, path] : {std::pair{"--junit", junit_path},
                                        std::pair{"--markdown", markdown_path}, std::pair{"--init", init_out}})
-        if (!path.empty()) {
-            try {
-                check_output_path(path);
-            } catch (const std::exception& e) {
-                throw UsageError(fmt::format("{} {}", option, e.what()));
-            }
-        }
+        if (!path.empty()) check_output_option(option, path);
     // The history is opened (its folder made, as for a sweep's database) before the entries run, so that
     // one it cannot open is an error at once.
     std::optional<runs::ResultsStore> history_store;
