@@ -205,18 +205,20 @@ void cv_msu(Hart& h, const DecodedInsn& d) {
     X(d.rd) = X(d.rd) - X(d.rs1) * X(d.rs2);
 }
 
-// 16x16 multiply [accumulate] with a right shift by Is3 and optional rounding. The sum is formed at full
-// precision before the shift and truncated to 32 bits after it; rD is zero-extended by the unsigned forms.
-template <bool Signed, bool High> inline int64_t half(U x) {
+// 16x16 multiply [accumulate] with a right shift by Is3 and optional rounding. The sum keeps 32 bits, and
+// the shift is arithmetic for the signed forms, logical for the unsigned ones: the multiplier shifts its
+// sum's low 32 bits extended by bit 31 or by zeros (cv32e40p_mult.sv: short_result), so a carry out of bit 31
+// is lost and a signed sum that overflows changes sign.
+template <bool Signed, bool High> inline U half(U x) {
     const U v = High ? x >> 16 : x & 0xffff;
-    return Signed ? int64_t{static_cast<int16_t>(v)} : int64_t{v};
+    return Signed ? static_cast<U>(static_cast<int32_t>(static_cast<int16_t>(v))) : v;
 }
 template <bool Signed, bool High, bool Round, bool Acc> void cv_mul16(Hart& h, const DecodedInsn& d) {
     const unsigned n = static_cast<unsigned>(d.imm);
-    int64_t r = half<Signed, High>(X(d.rs1)) * half<Signed, High>(X(d.rs2));
-    if (Acc) r += Signed ? int64_t{static_cast<S>(X(d.rd))} : int64_t{X(d.rd)};
-    if (Round && n) r += int64_t{1} << (n - 1);
-    X(d.rd) = static_cast<U>(r >> n);
+    U sum = half<Signed, High>(X(d.rs1)) * half<Signed, High>(X(d.rs2));
+    if (Acc) sum += X(d.rd);
+    if (Round && n) sum += U{1} << (n - 1);
+    X(d.rd) = Signed ? static_cast<U>(static_cast<S>(sum) >> n) : sum >> n;
 }
 
 #undef X

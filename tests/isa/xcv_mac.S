@@ -67,5 +67,14 @@ TEST_CASE(45, a0, 2, li a0, 1; li a1, 3; li a2, 5; cv.macurn a0, a1, a2, 3)     
 TEST_CASE(46, a0, 5, li a0, 0; li a1, 0x00070000; li a2, 0x00030000; cv.machhurn a0, a1, a2, 2) /* (21 + 2) >> 2 */
 TEST_CASE(47, a0, 0x7FFFFFFF, li a0, 0xFFFFFFFD; li a1, 1; li a2, 1; cv.machhurn a0, a1, a2, 1) /* hh = 0: (0xFFFFFFFD + 1) >> 1 */
 TEST_CASE(48, a0, 19, li a0, 12; cv.macsn a0, a0, a0, 3)                                 /* rD == rs1 == rs2: (144 + 12) >>> 3 = 19.5 -> 19 */
+/* ---- The sum keeps 32 bits before the shift (cv32e40p_mult.sv: short_result takes short_mac[31:0], extended
+ * by bit 31 for the signed forms, by zeros for the unsigned ones): a carry out of bit 31 is lost, and a signed
+ * sum that overflows turns negative. ---- */
+TEST_CASE(49, a0, 0x000FFFE0, li a0, -1; li a1, 0xFFFF; li a2, 0xFFFF; cv.macurn a0, a1, a2, 12) /* 0x1FFFE0800 */
+TEST_CASE(50, a0, 0xFFFBFFF0, li a0, 0x7FFFFFFF; li a1, 0x7FFF; li a2, 0x7FFF; cv.macsrn a0, a1, a2, 12) /* 0xBFFF0800 */
+TEST_CASE(51, a0, 0xFBFFF000, li a0, 0x7FFFFFFF; li a1, 0x7FFF; li a2, 0x7FFF; cv.macsn a0, a1, a2, 4) /* 0xBFFF0000 */
+TEST_CASE(52, a0, 0xFFFFFFFF, li a1, 0x8000; li a2, 0x8000; cv.mulsrn a0, a1, a2, 31)     /* 2^30 + 2^30 = -2^31 */
+TEST_CASE(53, a0, 0, li a1, 0xFFFF; li a2, 0xFFFF; cv.mulurn a0, a1, a2, 31)             /* 0x13FFE0001 */
+TEST_CASE(54, a0, 0x3FFF0000, li a0, 0x80000000; li a1, -1; li a2, -1; cv.machhun a0, a1, a2, 1) /* 0x17FFE0001 */
 
 TEST_END
