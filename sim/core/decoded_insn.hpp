@@ -133,6 +133,22 @@ struct alignas(64) DecodedInsn {
     uint64_t pend_mask = 0;
 };
 
+// An instruction that writes an integer register through the ALU port (ALU, multiplier, divider and CSR
+// instructions; not a jump, whose link write the RTL lets through) right behind a load to the same register
+// waits as a reader of it would: the controller stalls ID while a load in EX or WB writes the register the
+// instruction in ID writes (cv32e40p_controller.sv: load_stall_o, `regfile_waddr_ex_i ==
+// regfile_alu_waddr_id_i`). It waits on the register itself, which covers the FP results to it as well.
+inline constexpr bool waits_for_load_result(const DecodedInsn& d) {
+    switch (d.cls) {
+    case InsnClass::Alu:
+    case InsnClass::Mul:
+    case InsnClass::MulHigh:
+    case InsnClass::Div:
+    case InsnClass::Csr: return d.dst < kFpSlot;
+    default: return false;
+    }
+}
+
 // The decoded instructions of a code range, a slot per 16-bit parcel. The memory comes zeroed from the
 // system (a zero slot is an empty one: exec is null), so a page is only backed once a slot on it is
 // decoded: a large code range costs neither memory nor start-up time until its code runs.

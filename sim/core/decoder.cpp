@@ -45,13 +45,14 @@ DecodedInsn decode(uint32_t raw, const CoreTiming& timing) {
     // The next instruction issues at least `cost` cycles later: a result that takes no longer is ready then.
     if (d.dst < kZeroSlot && d.latency > d.cost) d.pend_mask = uint64_t{1} << d.dst;
     // Unless it reads its destination anyway, an instruction that is no FP operation waits for an FP result
-    // to it (fp_result_slot): every such instruction has a source to spare. The register's bit in src_mask
-    // sends it to the scoreboard while that result may be in flight.
+    // to it (fp_result_slot), and one that writes an integer register through the ALU port waits for a
+    // load's result to it as well (waits_for_load_result): every such instruction has a source to spare.
+    // The register's bit in src_mask sends it to the scoreboard while that result may be in flight.
     if (d.dst < kZeroSlot && cause != ReadyCause::Fpu && std::ranges::find(d.src, d.dst) == std::end(d.src)) {
         uint8_t* spare = std::ranges::find(d.src, kZeroSlot);
         assert(spare != std::end(d.src));
         if (spare != std::end(d.src)) {
-            *spare = fp_result_slot(d.dst);
+            *spare = waits_for_load_result(d) ? d.dst : fp_result_slot(d.dst);
             d.src_mask |= uint64_t{1} << d.dst;
         }
     }

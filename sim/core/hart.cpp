@@ -375,11 +375,15 @@ const DecodedInsn& Hart::resolve() {
 }
 
 void Hart::fence_i() {
+    const uint32_t off = pc_ - code_lo_;
+    DecodedInsn* const self = off < code_span_ ? &(*decode_)[off >> 1] : nullptr;
+    const DecodedInsn kept = self ? *self : DecodedInsn{};
     decode_cache_.clear();
     if (shared_gated_) {
         shared_gated_->clear();
         shared_ungated_->clear();
     }
+    if (self) *self = kept;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -500,16 +504,32 @@ void Hart::apu_port_contention(const DecodedInsn& d) {
         if (keeps_out) defer_apu_result(due, last + 1);
         return;
     }
-    if (!writes_alu_port(c)) {
+    // Fences are jumps and ALU instructions to the model, but write no register (cv32e40p_decoder.sv).
+    const bool fence = (d.raw & 0x7f) == 0x0f;
+    if (!writes_alu_port(c) || fence) {
         apu_port_write_ = 0;
         return;
     }
     // The response of the access just before arrives in this instruction's first EX cycle.
     if (write == first && last_access_ex_end_ + 1 == first) ++write;
-    if (c == InsnClass::MulHigh && write > first) write = last; // mulh_active: at its end
+    if (c == InsnClass::MulHigh && write > first) {
+        // Past its first EX cycle a mulh keeps the write out (mulh_active) until it leaves: the write goes
+        // into the next instruction's first EX cycle.
+        apu_port_write_ = last + 1;
+        defer_apu_result(due, last + 1);
+        return;
+    }
     defer_apu_result(due, write);
     if (write > last) {
         apu_port_write_ = write;
+        return;
+    }
+    if (c != InsnClass::Jump && jalr_behind_holds_write(next_pc_)) {
+        // A jalr in ID behind it holds the write back as well (apu_valid) until this instruction leaves EX:
+        // the write goes into the next cycle, where EX holds that jalr (below) or, while the jalr waits for
+        // this instruction's result, nothing.
+        apu_port_write_ = last + 1;
+        defer_apu_result(due, last + 1);
         return;
     }
     apu_port_write_ = 0;
@@ -524,8 +544,26 @@ void Hart::apu_port_contention(const DecodedInsn& d) {
     if (c != InsnClass::Jump) held_in_ex(); // a jump's target comes after it anyway
 }
 
-uint64_t Hart::port_contention_ahead(const DecodedInsn& d, uint64_t cycle, RunAheadEntry& entry) {
+bool Hart::jalr_behind_holds_write(uint32_t next_pc) const {
+    uint32_t raw = 0;
+    const Ram* ram = bus_.find_ram(next_pc, 2);
+    if (!ram) return false;
+    bus_.read_bytes(next_pc, &raw, 2);
+    if ((raw & 3) == 3) {
+        if (!bus_.find_ram(next_pc + 2, 2)) return false;
+        bus_.read_bytes(next_pc, &raw, 4);
+    }
+    const bool jalr = (raw & 3) == 3 ? (raw & 0x7f) == 0x67
+                                     // c.jr, c.jalr: funct4 100x, rs1 not zero, rs2 zero
+                                     : (raw & 0xe07f) == 0x8002 && ((raw >> 7) & 0x1f) != 0;
+    // Not when the jalr reads the result itself (cv32e40p_id_stage.sv: apu_read_dep_for_jalr_o).
+    return jalr && decode(raw, timing_).src[0] != apu_port_slot_;
+}
+
+uint64_t Hart::port_contention_ahead(const DecodedInsn& d, uint64_t cycle, uint32_t next_pc,
+                                     RunAheadEntry& entry) {
     cycle_ = cycle;
+    next_pc_ = next_pc;
     const uint64_t held_before = stats_.stalls(StallKind::FpuDependency);
     apu_port_contention(d);
     if (stats_.stalls(StallKind::FpuDependency) != held_before) entry.flags |= kAheadPortHold;

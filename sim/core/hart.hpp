@@ -520,6 +520,10 @@ class Hart {
                c == InsnClass::MulHigh || c == InsnClass::Div || c == InsnClass::Csr;
     }
     void apu_port_contention(const DecodedInsn& d);
+    // Whether the instruction at next_pc is a jalr that does not read the pending class-3 result: in ID
+    // behind an instruction that writes through the ALU port, it keeps that result's write out of EX
+    // (cv32e40p_ex_stage.sv: apu_valid, ctrl_transfer_insn_in_dec_i == BRANCH_JALR).
+    bool jalr_behind_holds_write(uint32_t next_pc) const;
     // The pending class-3 write, due in `from`, happens in `to` instead.
     void defer_apu_result(uint64_t from, uint64_t to);
     // By FpuOperation AddMul, Other: the latency and its class, from the timing (no work per operation).
@@ -553,6 +557,8 @@ class Hart {
     bool csr_cost_is_long(uint16_t addr, bool writes) const;
     void do_ecall();
     void do_mret();
+    // Empties the decode caches but for the slot of the fence.i at pc_, which the loops still read after its
+    // handler (its class, for the statistics and the register file's write port).
     void fence_i();
     // mstatus.FS (bits 14:13, CV32E40P with its FPU): Off makes every FP instruction and FP CSR access
     // illegal (cv32e40p_decoder.sv, fs_off_i); an instruction that writes FP registers or flags makes it
@@ -644,7 +650,8 @@ class Hart {
     };
     static constexpr uint8_t kAheadBranchTaken = 1, kAheadFetched = 2, kAheadFpu = 4, kAheadPortHold = 8;
     // apu_port_contention for an instruction run ahead inline (issue_ set, `cycle` its cycle_), journaled.
-    uint64_t port_contention_ahead(const DecodedInsn& d, uint64_t cycle, RunAheadEntry& entry);
+    uint64_t port_contention_ahead(const DecodedInsn& d, uint64_t cycle, uint32_t next_pc,
+                                   RunAheadEntry& entry);
     static constexpr unsigned kRunAheadCapacity = 64;
     // Whether this core's instruction of cycle `start` takes its turn after core `other`'s of cycle `turn`.
     bool runs_after(uint64_t start, unsigned other, uint64_t turn) const {

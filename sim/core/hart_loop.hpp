@@ -293,7 +293,7 @@ template <bool kFetchModel, bool kLoops, bool kAhead> bool Hart::run_inline_part
         cycle += 1; // decode() keeps instructions of other costs out of the inline path
         if constexpr (kAhead)
             if (apu_port_write_) [[unlikely]]
-                cycle = port_contention_ahead(d, cycle, *entry);
+                cycle = port_contention_ahead(d, cycle, pc + d.len, *entry);
         ++stats_.by_class_and_size[d.stat_index];
         // A branch on the length, not arithmetic: the next slot then does not wait for this one's load.
         if (d.len == 4) {
@@ -313,7 +313,7 @@ template <bool kFetchModel, bool kLoops, bool kAhead> bool Hart::run_inline_part
         stats_.stall_cycles[static_cast<size_t>(StallKind::Control)] += penalty;
         if constexpr (kAhead)
             if (apu_port_write_) [[unlikely]]
-                cycle = port_contention_ahead(d, cycle, *entry);
+                cycle = port_contention_ahead(d, cycle, target, *entry);
         if constexpr (kAhead) entry->control = static_cast<uint8_t>(penalty);
         ++stats_.by_class_and_size[d.stat_index];
         pc = target;

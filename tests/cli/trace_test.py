@@ -139,8 +139,8 @@ CASES = {
     83: [("fdiv.s", {}, 1)] + [("nop", {}, 1)] * 3 + [("lw", {}, 1), ("nop", {}, 1), ("sw", {}, 1)]
         + [("nop", {}, 1)] * 2,
     84: [("fdiv.s", {}, 1)] + [("nop", {}, 1)] * 4 + [("sw", {}, 1)] + [("nop", {}, 1)] * 3,
-    85: [("fdiv.s", {}, 1)] + [("nop", {}, 1)] * 3 + [("mulh", {"multi_cycle": 4, "fpu_dependency": 1}, 6),
-                                                      ("nop", {}, 1)],
+    85: [("fdiv.s", {}, 1)] + [("nop", {}, 1)] * 3 + [("mulh", {"multi_cycle": 4}, 5),
+                                                      ("nop", {"fpu_dependency": 1}, 2)],
     # A jump right behind an instruction held in EX has its target fetched: one refetch cycle less.
     86: [("div", {"multi_cycle": 31}, 32), ("j", {}, 1)],
     87: [("mulh", {"multi_cycle": 4}, 5), ("jalr", {}, 1)],
@@ -175,6 +175,27 @@ CASES = {
     110: [("fdiv.s", {}, 1)] + [("nop", {}, 1)] * 3 + [ADDI1, ("j", {"control": 1, "fpu_dependency": 1}, 3)]
     + [ADDI1] * 11,
     111: [("fdiv.s", {}, 1)] + [("nop", {}, 1)] * 4 + [("jalr", {"control": 1}, 2)] + [ADDI1] * 11,
+    # An ALU-port write of a load's destination right behind it waits as a reader would.
+    112: [("lw", {}, 2), ("addi", {"load_use": 1}, 1)],
+    113: [("lw", {}, 2), ("csrr", {"load_use": 1}, 1)],
+    114: [("lw", {}, 2), ("mulh", {"load_use": 1, "multi_cycle": 4}, 5)],
+    115: [("lw", {"multi_cycle": 1}, 3), ("addi", {"load_use": 1}, 1)],
+    116: [("lw", {}, 1), ("fmv.x.w", {}, 1)],
+    117: [("lw", {}, 1), ("jal", {"control": 1}, 2)],
+    # A class-3 write kept out of a mulh goes into the next instruction's EX: a store is not held.
+    118: [("fdiv.s", {}, 1)] + [("nop", {}, 1)] * 3 + [("mulh", {"multi_cycle": 4}, 5), ("sw", {}, 1), ("nop", {}, 1)],
+    119: [("fdiv.s", {}, 1)] + [("nop", {}, 1)] * 3 + [("mulh", {"multi_cycle": 4}, 7),
+                                                       ("csrr", {"fpu_dependency": 2}, 1), ("nop", {}, 1)],
+    120: [("fdiv.s", {}, 1)] + [("nop", {}, 1)] * 3 + [("sw", {}, 1), ("mulh", {"multi_cycle": 4}, 5),
+                                                       ("nop", {"fpu_dependency": 1}, 2)],
+    # A jalr waiting in ID behind the instruction in EX keeps the write out: that one is not held.
+    121: [("fdiv.s", {}, 1)] + [("nop", {}, 1)] * 4 + [("mv", {}, 1), ("jr", {"jump_register": 1, "control": 1}, 3),
+                                                       ("nop", {}, 1)],
+    122: [("fdiv.s", {}, 1)] + [("nop", {}, 1)] * 4 + [ADDI1, ("jr", {"control": 1}, 2), ("nop", {}, 1)],
+    123: [("fdiv.s", {}, 1)] + [("nop", {}, 1)] * 4 + [ADDI1, ("jr", {"control": 1}, 2), ("fadd.s", {}, 1)],
+    # Fences write no register: not held by the write.
+    124: [("fdiv.s", {}, 1)] + [("nop", {}, 1)] * 4 + [("fence", {"control": 3}, 4), ("nop", {}, 1)],
+    125: [("fdiv.s", {}, 1)] + [("nop", {}, 1)] * 4 + [("fence.i", {"control": 3}, 4), ("nop", {}, 1)],
 }
 
 

@@ -285,6 +285,38 @@ _start:
     la t3, 1f
     BEGIN; fdiv.s f3, f4, f1; nop; nop; nop; nop; jalr ra, 0(t3); 1: addi a2, a2, 1; TEN_ADDI; END(111)
 
+    /* A load in EX holds the instruction in ID that writes its destination through the ALU port, as a read
+     * would (cv32e40p_controller.sv: load_stall_o, regfile_waddr_ex_i == regfile_alu_waddr_id_i). */
+    li a2, 1
+    li a6, 7
+    BEGIN; lw a0, 0(s1); addi a0, a3, 1; END(112)
+    BEGIN; lw a0, 0(s1); csrr a0, mscratch; END(113)
+    BEGIN; lw a0, 0(s1); mulh a0, a2, a6; END(114)
+    BEGIN; lw a0, 1(s1); addi a0, a3, 1; END(115)
+    BEGIN; lw a0, 0(s1); fmv.x.w a0, f1; END(116)
+    BEGIN; lw a0, 0(s1); jal a0, 1f; 1: END(117)
+    /* A class-3 result due while a mulh is past its first EX cycle (mulh_active) goes into the EX cycle of
+     * the instruction after it, which it holds only if that one writes through the ALU port. */
+    la t2, one
+    flw f1, 0(t2)
+    flw f4, 8(t2)
+    BEGIN; fdiv.s f3, f4, f1; nop; nop; nop; mulh a0, a2, a6; sw a1, 4(s1); nop; END(118)
+    BEGIN; fdiv.s f3, f4, f1; nop; nop; nop; mulh a0, a2, a6; csrr a1, mscratch; nop; END(119)
+    /* The same write behind a mulh that a store's response kept out of its first EX cycle. */
+    BEGIN; fdiv.s f3, f4, f1; nop; nop; nop; sw a1, 4(s1); mulh a0, a2, a6; nop; END(120)
+    /* While a jalr waits in ID behind the instruction in EX, the write is kept out (apu_valid: a jalr in
+     * decode and an ALU-port writer in EX): the addi at 5 is not held, and the write comes a cycle later, in
+     * an empty EX (121: the jalr waits for the addi) or in the jalr's refetch (122, 123). */
+    la t3, 1f
+    BEGIN; fdiv.s f3, f4, f1; nop; nop; nop; nop; addi t3, t3, 0; jalr zero, 0(t3); 1: nop; END(121)
+    la t3, 1f
+    BEGIN; fdiv.s f3, f4, f1; nop; nop; nop; nop; addi a1, a1, 1; jalr zero, 0(t3); 1: nop; END(122)
+    la t3, 1f
+    BEGIN; fdiv.s f3, f4, f1; nop; nop; nop; nop; addi a1, a1, 1; jalr zero, 0(t3); 1: fadd.s f5, f3, f3; END(123)
+    /* Fences write no register: the write goes through in their EX cycle. */
+    BEGIN; fdiv.s f3, f4, f1; nop; nop; nop; nop; fence; nop; END(124)
+    BEGIN; fdiv.s f3, f4, f1; nop; nop; nop; nop; fence.i; nop; END(125)
+
     li t5, 1
     la t6, tohost
     sw t5, 0(t6)
@@ -307,4 +339,4 @@ one:    .word 0x3f800000, 0x40400000, 0x40000000
 halves: .word 0xffff3c00, 0xffff4200, 0x42003c00, 0x42004200
 divsqrt_operands: .word 0x41100000, 0x41000000, 0x40100000, 0x43800000, 0x71800000, 0x03800000, 3, 1
     .globl results
-results: .space 4 * 112
+results: .space 4 * 126
