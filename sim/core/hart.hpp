@@ -445,7 +445,7 @@ class Hart {
     }
     // A taken conditional branch to `target`: its refetch cycles, one more for a misaligned 32-bit target.
     void branch_to(uint32_t target) {
-        add_stall(StallKind::Control, branch_refetch(next_pc_, issue_, 2 + straddle_extra(target)));
+        add_stall(StallKind::Control, branch_refetch(next_pc_, issue_, straddle_extra(target)));
         next_pc_ = target;
     }
     // The cycle a jump to `target` pays for a 32-bit instruction there that straddles a word boundary.
@@ -457,15 +457,18 @@ class Hart {
     // A branch is decided in EX, with the instruction after it in ID. A CSR instruction there holds ID while
     // an FP operation is in flight (cv32e40p_id_stage.sv: csr_apu_stall), though it never issues, and a
     // taken branch's target enters ID only after it lets go: one cycle after the CSR instruction could
-    // have issued (fpu::csr_wait). The refetch cycles of a branch issued in `issue`, at least `refetch`.
-    unsigned branch_refetch(uint32_t next_pc, uint64_t issue, unsigned refetch) const {
-        if (apu_busy_until_ + 1 <= issue + refetch) return refetch;
+    // have issued (fpu::csr_wait), and a 32-bit target that straddles a word boundary takes its second
+    // fetch after that as well. The refetch cycles of a branch issued in `issue`, to a target whose straddle
+    // costs `straddle`.
+    unsigned branch_refetch(uint32_t next_pc, uint64_t issue, unsigned straddle) const {
+        const unsigned refetch = 2 + straddle;
+        if (apu_busy_until_ + 1 + straddle <= issue + refetch) return refetch;
         const uint32_t off = next_pc - fast_base_;
         if (off > fast_last_[1]) return refetch;
         uint16_t parcel;
         std::memcpy(&parcel, fast_data_ + off, 2);
         const bool csr_access = (parcel & 0x7f) == 0x73 && ((parcel >> 12) & 3) != 0; // funct3 not 0 or 4
-        return csr_access ? static_cast<unsigned>(apu_busy_until_ + 1 - issue) : refetch;
+        return csr_access ? static_cast<unsigned>(apu_busy_until_ + 1 + straddle - issue) : refetch;
     }
     // The prefetcher needs two fetches for a 32-bit instruction that straddles a word boundary: `extra` is
     // the cycle that costs a jump to `target`. False when the parcel at `target` must come from the bus.

@@ -235,7 +235,7 @@ template <bool kFetchModel, bool kLoops, bool kAhead> bool Hart::run_inline_part
         if (!straddle_cost(target, penalty)) goto full;                                                      \
         ++stats_.branches_taken;                                                                             \
         if constexpr (kAhead) entry->flags |= kAheadBranchTaken;                                             \
-        penalty = branch_refetch(pc + d.len, cycle, penalty + 2);                                            \
+        penalty = branch_refetch(pc + d.len, cycle, penalty);                                                \
         goto jump;
             PULPSIM_BRANCH(Beq)
             PULPSIM_BRANCH(Bne)

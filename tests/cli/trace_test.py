@@ -196,6 +196,8 @@ CASES = {
     # Fences write no register: not held by the write.
     124: [("fdiv.s", {}, 1)] + [("nop", {}, 1)] * 4 + [("fence", {"control": 3}, 4), ("nop", {}, 1)],
     125: [("fdiv.s", {}, 1)] + [("nop", {}, 1)] * 4 + [("fence.i", {"control": 3}, 4), ("nop", {}, 1)],
+    # A CSR instruction after a taken branch holds a straddling target back, which then takes two fetches.
+    126: [("fdiv.s", {}, 1), ("beqz", {"control": 7}, 8), ADDI1, ("nop", {}, 1)],
 }
 
 
