@@ -1,0 +1,400 @@
+#!/usr/bin/env python3
+"""Times programs on the CV32E40P RTL (this folder's Verilator build) and on `pulpsim run --bare`.
+
+  compare.py random --rtl DIR [--seed S] [--count N] [--xpulp] [--latency 22]   random programs
+  compare.py shrink SEED --rtl DIR [same options as random]                     the blocks that still differ
+  compare.py snippet --rtl DIR 'lw a0, 0(s1); addi a0, a3, 1' ...               cycles of each snippet
+
+A random program is tests/differential/gen_program.py's (RV32IMFC without Zfh, which CV32E40P v2 lacks),
+with more misaligned accesses, small divisors, div/sqrt chains and loads followed by writes, and with
+--xpulp Xpulp ALU, MAC, SIMD, post-increment and immediate-branch instructions. It reads mcycle before its
+register set-up and after its signature stores; both runs must give the same cycles and signature words.
+"""
+import argparse
+import concurrent.futures
+import copy
+import os
+import pathlib
+import re
+import subprocess
+import sys
+import tempfile
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests" / "differential"))
+import gen_program as gp  # noqa: E402
+
+# Code at 0x80, where the core boots; a trap (mtvec = 0) stores 0x20000000 to the exit register.
+LINKER_SCRIPT = """ENTRY(_start)
+SECTIONS {
+  . = 0;
+  .vectors : { LONG(0x200002b7) LONG(0x0052a223) LONG(0x0000006f) }
+  . = 0x80;
+  .text : { *(.text .text.*) }
+  . = 0x10000;
+  .data : { *(.data .data.*) }
+}
+"""
+XPULP_ARCH = "_xcvmem_xcvmac_xcvalu_xcvbi_xcvbitmanip_xcvsimd"
+
+
+class Generator(gp.ProgramGenerator):
+    def __init__(self, seed, length, xpulp):
+        super().__init__(seed, length)
+        kinds = [(f, w) for f, w in self.kinds if "zfh" not in f.__name__]
+        kinds += [(self.g_misaligned, 4), (self.g_div_small, 3), (self.g_divsqrt_chain, 3),
+                  (self.g_write_after_load, 4)]
+        if xpulp:
+            kinds += [(self.g_x_alu, 6), (self.g_x_mac, 4), (self.g_x_simd, 6), (self.g_x_mem, 5),
+                      (self.g_x_branch, 2)]
+        self.kind_funcs = [k for k, _ in kinds]
+        self.kind_weights = [w for _, w in kinds]
+
+    def other_than(self, *taken):
+        r = self.rd()
+        while r in taken:
+            r = self.rd()
+        return r
+
+    def g_misaligned(self):
+        rng, base = self.rng, gp.xr(gp.BASE_REG)
+        op = rng.choice(["lw", "lh", "lhu", "sw", "sh"])
+        offset = 4 * rng.randrange(200) + (rng.choice([1, 2, 3]) if op.endswith("w") else 3)
+        if op.startswith("s"):
+            self.add([f"{op} {gp.xr(self.rs())}, {offset}({base})"])
+            return
+        d = self.rd()
+        lines = [f"{op} {gp.xr(d)}, {offset}({base})"]
+        if rng.random() < 0.6:
+            lines.append(f"add {gp.xr(self.rd())}, {gp.xr(d)}, {gp.xr(self.rs())}")
+        self.add(lines)
+
+    def g_div_small(self):
+        t, d = self.rd(), self.rd()
+        value = self.rng.choice([-1, -2, -3, -4, -7, -8, -100, 1, 2, 3, 7, 0x10000, -0x10000, 0x7FFFFFFF, -0x80000000])
+        op = self.rng.choice(["div", "divu", "rem", "remu"])
+        self.add([f"li {gp.xr(t)}, {value}", f"{op} {gp.xr(d)}, {gp.xr(self.rs())}, {gp.xr(t)}"])
+
+    def g_divsqrt_chain(self):
+        source, lines = self.fd(), []
+        for _ in range(self.rng.randint(1, 3)):
+            d = self.fd()
+            if self.rng.random() < 0.5:
+                lines.append(f"fdiv.s {gp.fr(d)}, {gp.fr(source)}, {gp.fr(self.fd())}, {self.rm()}")
+            else:
+                lines.append(f"fsqrt.s {gp.fr(d)}, {gp.fr(source)}, {self.rm()}")
+            source = d
+        self.add(lines)
+
+    def g_write_after_load(self):
+        d, base = self.rd(), gp.xr(gp.BASE_REG)
+        follow = self.rng.choice([f"addi {gp.xr(d)}, {gp.xr(self.rs())}, 1", f"csrr {gp.xr(d)}, mscratch",
+                                  f"mul {gp.xr(self.rd())}, {gp.xr(d)}, {gp.xr(self.rs())}",
+                                  f"sw {gp.xr(d)}, {self.data_offset(4)}({base})"])
+        self.add([f"lw {gp.xr(d)}, {self.data_offset(4)}({base})", follow])
+
+    def g_x_alu(self):
+        rng = self.rng
+        d, a, b = gp.xr(self.rd()), gp.xr(self.rs()), gp.xr(self.rs())
+        k = rng.randrange(7)
+        if k == 0:
+            op = rng.choice(["cv.abs", "cv.cnt", "cv.ff1", "cv.fl1", "cv.clb", "cv.exths", "cv.exthz", "cv.extbs",
+                             "cv.extbz"])
+            line = f"{op} {d}, {a}"
+        elif k == 1:
+            op = rng.choice(["cv.min", "cv.minu", "cv.max", "cv.maxu", "cv.ror", "cv.slet", "cv.sletu", "cv.clipr",
+                             "cv.clipur", "cv.extractr", "cv.extractur", "cv.insertr", "cv.bclrr", "cv.bsetr",
+                             "cv.addNr", "cv.subNr"])
+            line = f"{op} {d}, {a}, {b}"
+        elif k == 2:
+            line = f"{rng.choice(['cv.clip', 'cv.clipu'])} {d}, {a}, {rng.randint(0, 31)}"
+        elif k == 3:
+            op = rng.choice(["cv.addN", "cv.adduN", "cv.addRN", "cv.adduRN", "cv.subN", "cv.subuN", "cv.subRN",
+                             "cv.subuRN"])
+            line = f"{op} {d}, {a}, {b}, {rng.randint(0, 31)}"
+        elif k == 4:
+            op = rng.choice(["cv.extract", "cv.extractu", "cv.insert", "cv.bclr", "cv.bset"])
+            line = f"{op} {d}, {a}, {rng.randint(0, 31)}, {rng.randint(0, 31)}"
+        else:
+            line = f"cv.bitrev {d}, {a}, {rng.randint(0, 2)}, {rng.randint(0, 31)}"
+        self.add([line])
+
+    def g_x_mac(self):
+        rng = self.rng
+        d, a, b = gp.xr(self.rd()), gp.xr(self.rs()), gp.xr(self.rs())
+        plain = ["cv.mac", "cv.msu", "cv.muls", "cv.mulhhs", "cv.mulu", "cv.mulhhu"]
+        shifted = [f"cv.{m}{h}{s}{r}N" for m in ("mul", "mac") for h in ("", "hh") for s in ("s", "u") for r in ("", "R")]
+        op = rng.choice(plain + shifted)
+        lines = [f"{op} {d}, {a}, {b}" + ("" if op in plain else f", {rng.randint(0, 31)}")]
+        if rng.random() < 0.5:
+            lines.append(f"add {gp.xr(self.rd())}, {d}, {gp.xr(self.rs())}")
+        self.add(lines)
+
+    def g_x_simd(self):
+        rng = self.rng
+        d, a, b = gp.xr(self.rd()), gp.xr(self.rs()), gp.xr(self.rs())
+        size = rng.choice(["h", "b"])
+        k = rng.randrange(6)
+        if k < 3:
+            op = rng.choice(["add", "sub", "avg", "avgu", "min", "minu", "max", "maxu", "srl", "sra", "sll", "or",
+                             "xor", "and", "dotup", "dotusp", "dotsp", "sdotup", "sdotusp", "sdotsp", "cmpeq",
+                             "cmpne", "cmpgt", "cmpge", "cmplt", "cmple", "cmpgtu", "cmpgeu", "cmpltu", "cmpleu"])
+            line = f"cv.{op}{rng.choice(['', '.sc'])}.{size} {d}, {a}, {b}"
+        elif k == 3:
+            op = rng.choice(["add", "sub", "avg", "min", "max", "srl", "sra", "sll", "or", "xor", "and", "dotsp",
+                             "sdotsp", "cmpeq", "cmplt"])
+            imm = rng.randint(0, 7) if op in ("srl", "sra", "sll") else rng.randint(-32, 31)
+            line = f"cv.{op}.sci.{size} {d}, {a}, {imm}"
+        elif k == 4:
+            op = rng.choice(["abs", "extract", "extractu", "insert"])
+            line = f"cv.abs.{size} {d}, {a}" if op == "abs" else \
+                f"cv.{op}.{size} {d}, {a}, {rng.randint(0, 1 if size == 'h' else 3)}"
+        else:
+            op = rng.choice(["cv.shuffle.h", "cv.shuffle.b", "cv.shuffle2.h", "cv.shuffle2.b", "cv.pack",
+                             "cv.pack.h", "cv.packhi.b", "cv.packlo.b"])
+            line = f"{op} {d}, {a}, {b}"
+        self.add([line])
+
+    def g_x_mem(self):
+        # A pointer into the data area, then a post-increment or register-offset access through it.
+        rng = self.rng
+        pointer = self.rd()
+        d = self.other_than(pointer)
+        op, width = rng.choice([("cv.lw", 4), ("cv.lh", 2), ("cv.lhu", 2), ("cv.lb", 1), ("cv.lbu", 1),
+                                ("cv.sw", 4), ("cv.sh", 2), ("cv.sb", 1)])
+        lines = [f"addi {gp.xr(pointer)}, {gp.xr(gp.BASE_REG)}, {rng.randrange(256, 768, 4)}"]
+        step = rng.randrange(-64, 64, width)
+        form = rng.randrange(3)
+        if form == 0:
+            lines.append(f"{op} {gp.xr(d)}, ({gp.xr(pointer)}), {step}")
+        else:
+            offset = self.other_than(pointer, d)
+            access = f"{op} {gp.xr(d)}, ({gp.xr(pointer)}), {gp.xr(offset)}" if form == 1 else \
+                f"{op} {gp.xr(d)}, {gp.xr(offset)}({gp.xr(pointer)})"
+            lines = [f"li {gp.xr(offset)}, {step}"] + lines + [access]
+        if not op.startswith("cv.s") and rng.random() < 0.5:
+            lines.append(f"add {gp.xr(self.rd())}, {gp.xr(d)}, {gp.xr(pointer)}")
+        self.add(lines)
+
+    def g_x_branch(self):
+        op = self.rng.choice(["cv.beqimm", "cv.bneimm"])
+        self.add([f"{op} {gp.xr(self.rs())}, {self.rng.randint(-16, 15)}, {{T}}"], reach="b", skip=self.skip())
+
+
+def bare_program(text):
+    """A generated program, set up for the RTL test bench: FP on, counters on, mcycle read into the two
+    words before the signature, the exit register in place of the exit call."""
+    text = text.replace("_start:\n", "_start:\n    li t0, 0x6000\n    csrs mstatus, t0\n"
+                        "    csrw mcountinhibit, zero\n", 1)
+    text = text.replace("    la t6, init_table\n", "    csrr t0, mcycle\n    sw t0, -264(s1)\n"
+                        "    la t6, init_table\n", 1)
+    calls = text.index("    li a7, 64")
+    after = text.index("\n", text.index("ecall", text.index("    li a7, 93"))) + 1
+    text = (text[:calls] + "    csrr t0, mcycle\n    sw t0, -260(s1)\n    li t0, 0x20000004\n    sw zero, 0(t0)\n"
+            "1:  j 1b\n" + text[after:])
+    text = text.replace("signature:\n", "begin_signature:\n    .space 8\nsignature:\n", 1)
+    return text.replace("init_table:\n", "end_signature:\ninit_table:\n", 1)
+
+
+class Runner:
+    def __init__(self, args):
+        self.args = args
+        self.workdir = pathlib.Path(args.workdir or tempfile.mkdtemp(prefix="pulpsim-rtl-"))
+        self.workdir.mkdir(parents=True, exist_ok=True)
+        (self.workdir / "link.ld").write_text(LINKER_SCRIPT)
+        self.rtl = pathlib.Path(args.rtl) / f"cv32e40p_lat{args.latency}"
+        if not self.rtl.exists():
+            sys.exit(f"compare.py: {self.rtl} does not exist: build it with scripts/rtl/build.sh")
+
+    def build(self, name, text):
+        source, elf = self.workdir / f"{name}.S", self.workdir / f"{name}.elf"
+        source.write_text(text)
+        arch = "rv32imfc_zicsr_zifencei" + (XPULP_ARCH if self.args.xpulp else "")
+        subprocess.run(["clang-19", "--target=riscv32-unknown-elf", f"-march={arch}", "-mabi=ilp32f", "-mno-relax",
+                        "-nostdlib", "-fuse-ld=lld", "-T", str(self.workdir / "link.ld"), "-o", str(elf),
+                        str(source)], check=True)
+        subprocess.run(["llvm-objcopy-19", "-O", "binary", str(elf), str(elf.with_suffix(".bin"))], check=True)
+        symbols = subprocess.run(["llvm-nm-19", str(elf)], capture_output=True, text=True, check=True).stdout
+        address = {f[2]: f[0] for f in (line.split() for line in symbols.splitlines()) if len(f) == 3}
+        return elf, address["begin_signature"], address["end_signature"]
+
+    def run(self, name, text):
+        """(pulpsim's words, the RTL's words) of the signature, or a string saying what failed."""
+        elf, begin, end = self.build(name, text)
+        signature = elf.with_suffix(".signature")
+        command = [self.args.sim, "run", "--bare", "-q", "--memory", "0x0:0x400000", "--exit-addr", "0x20000004",
+                   "--signature", str(signature), str(elf)]
+        if self.args.latency == "22":
+            command[2:2] = ["--set", "fpu.addmul_latency=2", "--set", "fpu.other_latency=2"]
+        ours = subprocess.run(command, capture_output=True, text=True)
+        if ours.returncode != 0:
+            return f"pulpsim: exit {ours.returncode}: {ours.stderr.strip()}"
+        rtl = subprocess.run([str(self.rtl), str(elf.with_suffix(".bin")), begin, end], capture_output=True,
+                             text=True, timeout=900)
+        lines = rtl.stdout.splitlines()
+        exits = [i for i, line in enumerate(lines) if line.startswith("exit ")]
+        if rtl.returncode != 0 or not exits:
+            return f"RTL: exit {rtl.returncode}: {rtl.stderr.strip()}"
+        return signature.read_text().split(), lines[exits[-1] + 1:]
+
+
+def difference(words):
+    """None when both runs agree, else what differs (cycles: the two mcycle reads; then the signature)."""
+    if isinstance(words, str):
+        return words
+    ours, rtl = words
+    ours_cycles, rtl_cycles = int(ours[1], 16) - int(ours[0], 16), int(rtl[1], 16) - int(rtl[0], 16)
+    differing = [i - 2 for i, (a, b) in enumerate(zip(ours, rtl)) if i > 1 and a != b]
+    if ours_cycles == rtl_cycles and not differing and len(ours) == len(rtl):
+        return None
+    return f"cycles: pulpsim {ours_cycles}, RTL {rtl_cycles}; signature words that differ: {differing[:12]}"
+
+
+def random_programs(runner, args):
+    def one(seed):
+        text = bare_program(Generator(seed, args.length, args.xpulp).generate())
+        return seed, difference(runner.run(f"seed{seed}", text))
+
+    failing = 0
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        for done, (seed, problem) in enumerate(pool.map(one, range(args.seed, args.seed + args.count)), 1):
+            if problem:
+                failing += 1
+                print(f"seed {seed}: {problem}", flush=True)
+            if done % 20 == 0:
+                print(f"[{done}/{args.count}] {failing} differ", file=sys.stderr, flush=True)
+    print(f"{args.count - failing} of {args.count} programs agree (workdir {runner.workdir})")
+    return 1 if failing else 0
+
+
+def shrink(runner, args):
+    """Drops blocks of the program while the cycle counts still differ (its results may change)."""
+    generator = Generator(args.seed, args.length, args.xpulp)
+    generator.generate_body()
+    after_body = generator.rng.getstate()  # the register and data values come after the body
+
+    def text_of(blocks):
+        program = Generator(args.seed, args.length, args.xpulp)
+        program.blocks = [copy.copy(b) for b in blocks]
+        program.generate_body = program.resolve_targets
+        program.rng.setstate(after_body)
+        return bare_program(program.generate())
+
+    def still_differs(blocks):
+        try:
+            words = runner.run(f"shrink{args.seed}", text_of(blocks))
+        except subprocess.CalledProcessError:
+            return False
+        return not isinstance(words, str) and difference(words) is not None and \
+            int(words[0][1], 16) - int(words[0][0], 16) != int(words[1][1], 16) - int(words[1][0], 16)
+
+    blocks = list(generator.blocks)
+    if not still_differs(blocks):
+        print(f"seed {args.seed}: the cycle counts agree")
+        return 0
+    chunk = len(blocks) // 2
+    while chunk:
+        i, dropped = 0, False
+        while i < len(blocks):
+            trial = blocks[:i] + blocks[i + chunk:]
+            if trial and still_differs(trial):
+                blocks, dropped = trial, True
+            else:
+                i += chunk
+        if not dropped:
+            chunk //= 2
+    print(f"seed {args.seed}: {len(blocks)} blocks still differ; initial registers in init_table of "
+          f"{runner.workdir / f'shrink{args.seed}.S'}")
+    for block in blocks:
+        print("    " + "; ".join(block.lines))
+    print("    " + difference(runner.run(f"shrink{args.seed}", text_of(blocks))))
+    return 1
+
+
+SNIPPET = """    .text
+    .globl _start
+_start:
+    li t0, 0x6000
+    csrs mstatus, t0
+    csrw mcountinhibit, zero
+    la s1, data
+    li a0, 3
+    li a1, 7
+    li a2, -5
+    li a3, 0x40400000
+    fmv.w.x fa0, a3
+    li a3, 0x3f800000
+    fmv.w.x fa1, a3
+    li a3, 0x40e00000
+    fmv.w.x fa2, a3
+    fence
+    csrr s10, mcycle
+{body}
+    csrr s11, mcycle
+    la t0, begin_signature
+    sw s10, 0(t0)
+    sw s11, 4(t0)
+    li t0, 0x20000004
+    sw zero, 0(t0)
+1:  j 1b
+    .data
+    .balign 16
+data:
+    .word 0x11223344, 0x55667788, 0x40400000, 0x3f800000
+    .space 1024
+begin_signature:
+    .word 0, 0
+end_signature:
+"""
+
+
+def snippets(runner, args):
+    """Cycles from the mcycle read before each snippet to the one after it (a csrr of mcycle alone: 4 on
+    both). Registers at the start: s1 = a 1 KiB data area, a0 = 3, a1 = 7, a2 = -5, fa0 = 3.0, fa1 = 1.0,
+    fa2 = 7.0."""
+    failing = 0
+    for n, snippet in enumerate(args.snippets):
+        body = "\n".join("    " + part.strip() for part in snippet.split(";"))
+        words = runner.run(f"snippet{n}", SNIPPET.format(body=body))
+        if isinstance(words, str):
+            print(f"!! {words}   {snippet}")
+            failing += 1
+            continue
+        ours, rtl = (int(w[1], 16) - int(w[0], 16) for w in words)
+        failing += ours != rtl
+        print(f"{'  ' if ours == rtl else '!!'} pulpsim {ours:>5}  RTL {rtl:>5}   {snippet}")
+    return 1 if failing else 0
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("mode", choices=["random", "shrink", "snippet"])
+    parser.add_argument("snippets", nargs="*", help="shrink: the seed; snippet: instructions separated by ';'")
+    parser.add_argument("--rtl", required=True, help="the OUT_DIR of scripts/rtl/build.sh")
+    parser.add_argument("--sim", default=str(ROOT / "build" / "bin" / "pulpsim"))
+    parser.add_argument("--latency", choices=["00", "22"], default="00",
+                        help="FPU_ADDMUL_LAT and FPU_OTHERS_LAT, with the matching --set for pulpsim")
+    parser.add_argument("--xpulp", action="store_true", help="random programs use Xpulp instructions too")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--count", type=int, default=100)
+    parser.add_argument("--length", type=int, default=300, help="instructions in a random body, at least")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count())
+    parser.add_argument("--workdir")
+    args = parser.parse_intermixed_args()
+    runner = Runner(args)
+    if args.mode == "shrink":
+        if len(args.snippets) != 1 or not re.fullmatch(r"\d+", args.snippets[0]):
+            parser.error("shrink takes one seed")
+        args.seed = int(args.snippets[0])
+        return shrink(runner, args)
+    if args.mode == "snippet":
+        if not args.snippets:
+            parser.error("snippet takes one or more snippets")
+        return snippets(runner, args)
+    if args.snippets:
+        parser.error("random takes options only")
+    return random_programs(runner, args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
