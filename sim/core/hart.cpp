@@ -546,8 +546,7 @@ void Hart::apu_port_contention(const DecodedInsn& d) {
 
 bool Hart::jalr_behind_holds_write(uint32_t next_pc) const {
     uint32_t raw = 0;
-    const Ram* ram = bus_.find_ram(next_pc, 2);
-    if (!ram) return false;
+    if (!bus_.find_ram(next_pc, 2)) return false;
     bus_.read_bytes(next_pc, &raw, 2);
     if ((raw & 3) == 3) {
         if (!bus_.find_ram(next_pc + 2, 2)) return false;
