@@ -58,6 +58,8 @@ void Hart::reset(uint32_t pc, uint32_t sp) {
     apu_port_write_ = last_access_ex_first_ = last_access_ex_end_ = last_post_inc_ex_end_ = 0;
     apu_port_slot_ = kSinkSlot;
     held_in_ex_until_ = held_in_ex_pc_ = 0;
+    hwloop_refetch_end_ = 0;
+    id_wait_start_ = id_wait_end_ = 0;
     loops_ = {};
     hwloop_watch_[0] = hwloop_watch_[1] = 1;
     hwloop_armed_ = false;
@@ -173,7 +175,8 @@ void Hart::fetch_line_from_port() {
 [[gnu::noinline]] void Hart::run_ahead(uint64_t limit, const DecodedInsn* first) {
     ahead_len_ = 0; // what ran before this core's turn is no longer ahead of anyone's
     limit_ = limit;
-    for (const DecodedInsn* dp = first;; dp = slot_at(pc_)) {
+    // A jump back from ID to come (status_flush_in_loop) is decided in execute_one, in a turn.
+    for (const DecodedInsn* dp = first; !hwloop_refetch_end_; dp = slot_at(pc_)) {
         bool went_on;
         if (ifetch_)
             went_on = hwloop_armed_ ? run_inline_part<true, true, true>(dp)
@@ -229,6 +232,7 @@ void Hart::rewind_run_ahead(unsigned stopper, uint64_t turn) {
         if (e.flags & kAheadFetched) ifetch_->uncount_private_fetch(hartid_);
         cycle_ = e.start;
         pc_ = e.pc;
+        id_wait_end_ = 0; // the instruction at pc_ waits again when it runs
     }
 }
 
@@ -287,6 +291,8 @@ void Hart::check_operands(const DecodedInsn& d) {
 
 void Hart::stall_on_operands(uint64_t need) {
     const uint64_t wait = ready_cycle(need) - cycle_;
+    id_wait_start_ = cycle_;
+    id_wait_end_ = ready_cycle(need);
     switch (static_cast<ReadyCause>(need & 3)) {
     case ReadyCause::Load:
         ++stats_.load_use_hazards;
@@ -625,6 +631,7 @@ void Hart::take_trap(const TrapSignal& t) {
         add_stall(StallKind::Control, trap_entry_cycles(t));
     }
     pc_ = mtvec_ & ~3u;
+    hwloop_refetch_end_ = 0; // the handler is entered with a jump; its way back is not modelled
     trap_record_ = {trap_record_.count + 1, t.cause, mepc_, pc_};
     if (trap_loop_watch_) check_trap_loop();
 }
@@ -702,6 +709,29 @@ void Hart::hwloop_validate(uint32_t raw, unsigned l) {
     validated_[l] = {lp.start, lp.end};
 }
 
+// A status CSR (csr_cost_is_long) flushes the pipeline, and the controller decodes the next instruction in
+// its DECODE state, not DECODE_HWLOOP (cv32e40p_controller.sv). From there, on the last two instructions of a
+// loop body that goes round again, it no longer has the prefetcher fetch the loop's start after the last
+// instruction (hwlp_jump_o): it jumps there from ID when the last one is decoded (PC_HWLOOP), a refetch
+// cycle unless that instruction waits in ID. A status CSR as the last instruction jumps back with its own
+// flush.
+void Hart::status_flush_in_loop() {
+    hwloop_refetch_end_ = 0;
+    uint32_t next = pc_ + 4; // no compressed instruction in a loop body
+    for (const HwLoop& lp : loops_)
+        if (lp.count > 1 && next == lp.end) next = lp.start;
+    for (unsigned l = 0; l < 2; ++l) {
+        const HwLoop& lp = loops_[l];
+        if (lp.count > 1 && next >= lp.start && next < lp.end && next + 8 >= lp.end) {
+            hwloop_refetch_end_ = lp.end;
+            // The loop after the handler stops at the next instruction (hwloop_wrap) and goes on through
+            // execute_one, unless a loop's end stops it there already.
+            if (next != hwloop_watch_[0] && next != hwloop_watch_[1]) hwloop_watch_[l] = next;
+            return;
+        }
+    }
+}
+
 void Hart::update_hwloop_watch() {
     for (unsigned l = 0; l < 2; ++l)
         hwloop_watch_[l] = loops_[l].count ? loops_[l].end : 1u;
@@ -712,7 +742,17 @@ void Hart::hwloop_wrap() {
     // Loop 0 is the inner loop and wins when both end on the same instruction.
     const unsigned l = pc_ == hwloop_watch_[0] ? 0 : 1;
     HwLoop& lp = loops_[l];
+    if (pc_ != lp.end) { // status_flush_in_loop's stop on the way: the loop's own end again
+        hwloop_watch_[l] = lp.end;
+        return;
+    }
+    const bool refetch = lp.end == hwloop_refetch_end_;
+    if (refetch) hwloop_refetch_end_ = 0;
     if (--lp.count != 0) {
+        // A jump from ID: the pc is set in the last instruction's first cycle there, so a wait there hides
+        // the refetch.
+        const bool waited_in_id = id_wait_end_ == issue_ || held_just_ahead(issue_);
+        if (refetch && !waited_in_id) add_stall(StallKind::Control, 1);
         pc_ = lp.start;
     } else {
         hwloop_watch_[l] = 1;

@@ -402,13 +402,22 @@ class Hart {
         held_in_ex_pc_ = pc_;
     }
     // Whether a jump (jal, jalr) issuing in `issue` found its target fetched: it waited in ID behind an
-    // instruction held in EX, and CV32E40P sets the pc for a jump in its first cycle in ID
-    // (cv32e40p_controller.sv, jump_in_dec), so one refetch cycle passed during the wait. Not behind a
-    // load that writes the jump's rd: the load stall deasserts the jump (load_stall_o, deassert_we_o).
+    // instruction held in EX, or for an FP result to its link register (apu_stall_o), and CV32E40P sets the
+    // pc for a jump in its first cycle in ID (cv32e40p_controller.sv, jump_in_dec), so one refetch cycle
+    // passed during the wait. Not behind a load that writes the jump's rd: the load stall deasserts the jump
+    // (load_stall_o, deassert_we_o).
     bool jump_target_prefetched(uint64_t issue, uint8_t jump_dst) const {
-        const DecodedInsn* held = held_just_ahead(issue);
-        return held &&
-               !(held->dst == jump_dst && (held->cls == InsnClass::Load || held->cls == InsnClass::FpLoad));
+        if (const DecodedInsn* held = held_just_ahead(issue))
+            return !(held->dst == jump_dst &&
+                     (held->cls == InsnClass::Load || held->cls == InsnClass::FpLoad));
+        return jump_entered_id(issue, jump_dst) < issue;
+    }
+    // The cycle a jump issuing in `issue` entered ID: earlier than `issue` when it waited there for an FP
+    // result to its link register `jump_dst`.
+    uint64_t jump_entered_id(uint64_t issue, uint8_t jump_dst) const {
+        const bool waited_for_fp_write = id_wait_end_ == issue && jump_dst < kZeroSlot &&
+                                         ready_cycle(ready_[fp_result_slot(jump_dst)]) == issue;
+        return waited_for_fp_write ? id_wait_start_ : issue;
     }
     // Whether a jump in `issue` waited in ID behind an instruction held in EX that writes `src`.
     bool jump_waited_for(uint64_t issue, uint8_t src) const {
@@ -486,7 +495,8 @@ class Hart {
     void wait_in_id(uint64_t cycle, StallKind kind) {
         if (cycle > issue_) {
             add_stall(kind, cycle - issue_);
-            issue_ = cycle;
+            id_wait_start_ = issue_;
+            id_wait_end_ = issue_ = cycle;
         }
     }
     // The same while it waits in EX (the FPU or div/sqrt unit, a TCDM bank or the bus is busy).
@@ -505,6 +515,9 @@ class Hart {
     // asks (jump_target_prefetched).
     uint64_t held_in_ex_until_ = 0;
     uint32_t held_in_ex_pc_ = 0;
+    // The cycles the latest wait of an instruction in ID began and ended (stall_on_operands, wait_in_id).
+    uint64_t id_wait_start_ = 0;
+    uint64_t id_wait_end_ = 0;
     // A class-3 result (latency 3 or more, div/sqrt) is written through the ALU's register-file port
     // (cv32e40p_ex_stage.sv: apu_multicycle), from the cycle it is ready on, as EX cycles count: the cycle
     // it takes the port, 0 once it has. An instruction in EX that writes through the same port in that
@@ -558,6 +571,10 @@ class Hart {
     uint32_t csr_read(uint16_t addr, bool& ok);
     bool csr_write(uint16_t addr, uint32_t value);
     bool csr_cost_is_long(uint16_t addr, bool writes) const;
+    // The flush after a status CSR (csr_cost_is_long), as a hardware loop's end feels it.
+    void status_csr_flush() {
+        if (hwloop_armed_) status_flush_in_loop();
+    }
     void do_ecall();
     void do_mret();
     // Empties the decode caches but for the slot of the fence.i at pc_, which the loops still read after its
@@ -689,6 +706,7 @@ class Hart {
     void take_trap(const TrapSignal& t);
     static unsigned trap_entry_cycles(const TrapSignal& t);
     void hwloop_wrap();
+    void status_flush_in_loop();
     void hwloop_validate(uint32_t raw, unsigned l);
     void update_hwloop_watch();
     uint64_t event_count(unsigned event) const;
@@ -748,7 +766,11 @@ class Hart {
     std::array<DecodedInsn, 3> scratch_{};
 
     uint32_t hwloop_watch_[2] = {1, 1}; // loop end addresses while active, an odd value otherwise
-    bool hwloop_armed_ = false;         // some loop is active: only then is the pc compared
+    // The end of the loop whose jump back a status CSR's flush has made a jump from ID
+    // (status_flush_in_loop), 0 if none. While set, every instruction goes through execute_one, which knows
+    // whether the body's last instruction waited in ID, and no core runs ahead.
+    uint32_t hwloop_refetch_end_ = 0;
+    bool hwloop_armed_ = false; // some loop is active: only then is the pc compared
     std::pair<uint32_t, uint32_t> validated_[2] = {{1, 1}, {1, 1}};
 
     // CSR state

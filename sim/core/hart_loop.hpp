@@ -110,7 +110,7 @@ template <bool kFetchModel, bool kObserved> [[gnu::always_inline]] inline void H
 // execute_one's, step for step.
 template <bool kFetchModel> [[gnu::always_inline]] inline void Hart::run_inline() {
     while (cycle_ < limit_)
-        if (apu_port_write_) [[unlikely]]
+        if (apu_port_write_ || hwloop_refetch_end_) [[unlikely]]
             run_through_handlers<kFetchModel>();
         else if (hwloop_armed_)
             run_inline_part<kFetchModel, true>(slot_at(pc_));
@@ -122,7 +122,7 @@ template <bool kFetchModel> [[gnu::always_inline]] inline void Hart::run_inline(
 // through its handler and apu_port_contention, as execute_one runs it.
 template <bool kFetchModel> [[gnu::noinline]] void Hart::run_through_handlers() {
     const DecodedInsn* d = slot_at(pc_);
-    while (apu_port_write_ && cycle_ < limit_)
+    while ((apu_port_write_ || hwloop_refetch_end_) && cycle_ < limit_)
         d = execute_one<kFetchModel, false, true>(d);
 }
 
@@ -377,6 +377,8 @@ template <bool kFetchModel, bool kLoops, bool kAhead> bool Hart::run_inline_part
                 hwloop_wrap();
                 pc = pc_;
                 dp = slot_at(pc);
+                if (hwloop_refetch_end_) [[unlikely]]
+                    break; // on through execute_one (status_flush_in_loop)
             }
             if (!kLoops) break;
         } else if (kLoops) {

@@ -21,7 +21,10 @@ template <CsrOp op, bool imm> void csr_access(Hart& h, const DecodedInsn& d) {
         uint32_t next = op == kWrite ? operand : op == kSet ? old | operand : old & ~operand;
         if (!h.csr_write(addr, next)) h.trap(cause::kIllegalInstruction, d.raw);
     }
-    if (h.csr_cost_is_long(addr, writes)) h.add_stall(StallKind::MultiCycle, 3);
+    if (h.csr_cost_is_long(addr, writes)) {
+        h.add_stall(StallKind::MultiCycle, 3);
+        h.status_csr_flush();
+    }
     h.x_[d.rd] = old;
 }
 

@@ -198,6 +198,27 @@ CASES = {
     125: [("fdiv.s", {}, 1)] + [("nop", {}, 1)] * 4 + [("fence.i", {"control": 3}, 4), ("nop", {}, 1)],
     # A CSR instruction after a taken branch holds a straddling target back, which then takes two fetches.
     126: [("fdiv.s", {}, 1), ("beqz", {"control": 7}, 8), ADDI1, ("nop", {}, 1)],
+    # Jumps linking into a register an FP operation writes: single-cycle results hold nothing.
+    127: [("feq.s", {}, 1), ("jal", {"control": 1}, 2), ("nop", {}, 1)],
+    128: [("feq.s", {}, 1), ("nop", {}, 1), ("jal", {"control": 1}, 2), ("nop", {}, 1)],
+    129: [("feq.s", {}, 1), ("auipc", {}, 1), ADDI1, ("jalr", {"jump_register": 1, "control": 1}, 3),
+          ("nop", {}, 1)],
+    130: [("feq.s", {}, 1), ("jalr", {"control": 1}, 2), ("nop", {}, 1)],
+    131: [("feq.s", {}, 1), ("jal", {"control": 2}, 3), ADDI1, ("nop", {}, 1)],
+    # After a status CSR, the jump back from a loop's end is a jump from ID: one refetch cycle, on the last
+    # instruction's line.
+    132: [("cv.setupi", {}, 1)] + [("nop", {}, 1), ("csrr", {"multi_cycle": 3}, 4), ("nop", {}, 1),
+                                   ("nop", {"control": 1}, 2)] * 2
+         + [("nop", {}, 1), ("csrr", {"multi_cycle": 3}, 4), ("nop", {}, 1), ("nop", {}, 1)],
+    133: [("cv.setupi", {}, 1)] + [("nop", {}, 1), ("nop", {}, 1), ("csrr", {"multi_cycle": 3}, 4),
+                                   ("nop", {"control": 1}, 2)] * 2
+         + [("nop", {}, 1), ("nop", {}, 1), ("csrr", {"multi_cycle": 3}, 4), ("nop", {}, 1)],
+    134: [("cv.setupi", {}, 1)] + [("nop", {}, 1), ("csrr", {"multi_cycle": 3}, 4), ("lw", {}, 2),
+                                   ("addi", {"load_use": 1}, 1)] * 3,
+    135: [("cv.setupi", {}, 1)] + [("nop", {}, 1), ("nop", {}, 1), ("csrr", {"multi_cycle": 3}, 4),
+                                   ("csrr", {"multi_cycle": 3}, 4)] * 3,
+    136: [("cv.setupi", {}, 1)] + [("csrr", {"multi_cycle": 3}, 4), ("nop", {}, 1), ("nop", {}, 1),
+                                   ("nop", {}, 1)] * 3,
 }
 
 

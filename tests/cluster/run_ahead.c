@@ -1,13 +1,14 @@
 /*
  * Cores that run ahead of their turn (the lockstep engine's run-ahead): the workers spin in loops of
  * register arithmetic and branches, and of FP operations, which they may run ahead of the others (the FP ones
- * while each core has its own FPU), while core 0 opens and closes a region over the whole cluster and then
- * ends the run. The region's counters and every core's counters at the end must be those of per-cycle
- * interleaving (the test compares with the reference loop).
+ * while each core has its own FPU), or of hardware loops with a status CSR, while core 0 opens and closes a
+ * region over the whole cluster and then ends the run. The region's counters and every core's counters at the
+ * end must be those of per-cycle interleaving (the test compares with the reference loop).
  */
 #include <stdint.h>
 
 #include "cluster.h"
+#include "hwloop.h"
 #include "runtime.h"
 
 /* Arithmetic and branches only: nothing reaches memory, the FPU or the event unit. */
@@ -40,6 +41,19 @@ static float fp_mix(float x, float y, unsigned rounds) {
     return x + y + z + (float)k;
 }
 
+/* A hardware loop with a status CSR (mstatus) two instructions before its end: each jump back after it is
+ * a jump from ID, decided when the last instruction issues, which the core does in its turn. */
+static uint32_t status_csr_loop(uint32_t x, uint32_t n) {
+    uint32_t status;
+    __asm__ volatile(HWLOOP_BEGIN(0, "%[n]", 1) "addi %[x], %[x], 3\n\t"
+                                                "csrr %[s], mstatus\n\t"
+                                                "xor %[x], %[x], %[s]\n\t"
+                                                "slli %[x], %[x], 1\n\t" HWLOOP_END(1)
+                     : [x] "+r"(x), [s] "=&r"(status)
+                     : [n] "r"(n));
+    return x;
+}
+
 static volatile uint32_t sink[16];
 
 static void work(void* arg) {
@@ -52,6 +66,8 @@ static void work(void* arg) {
         for (;;) {
             if (id & 1)
                 f = fp_mix(f, 0.75f, 1000 + 37 * id);
+            else if (id & 2)
+                x = status_csr_loop(mix(x, 100 + 37 * id), 200 + id);
             else
                 x = mix(x, 1000 + 37 * id);
         }

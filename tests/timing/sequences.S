@@ -320,6 +320,27 @@ _start:
      * word boundary takes its second fetch after the hold as well. */
     BEGIN; fdiv.s f3, f4, f1; beq zero, zero, 1f; csrr a0, mscratch; .option push; .option rvc; c.nop
     .option pop; 1: addi a1, a1, 1; nop; END(126)
+    /* A jump waits in ID for an FP result to its link register (apu_stall_o), and the controller sets the pc
+     * in its first cycle there (jump_in_dec): the target is fetched meanwhile. A jalr sets it once rs1 can
+     * be forwarded (jr_stall_o): in 129 only in its last cycle there, and the refetch is left to pay. Single
+     * cycle results (latency 0) hold nothing. */
+    BEGIN; feq.s a5, f1, f2; jal a5, 1f; 1: nop; END(127)
+    BEGIN; feq.s a5, f1, f2; nop; jal a5, 1f; 1: nop; END(128)
+    BEGIN; feq.s a5, f1, f2; la t3, 1f; jalr a5, 0(t3); 1: nop; END(129)
+    la t3, 1f
+    BEGIN; feq.s a5, f1, f2; jalr a5, 0(t3); 1: nop; END(130)
+    BEGIN; feq.s a5, f1, f2; jal a5, 1f; .option push; .option rvc; c.nop; .option pop; 1: addi a1, a1, 1
+    nop; END(131)
+    /* A status CSR (mstatus, mcycle, frm or fcsr written) flushes the pipeline, and the controller decodes
+     * what follows in DECODE, not DECODE_HWLOOP: on the last two instructions of a loop body it does not
+     * have the loop's start prefetched, but jumps there from ID on the last one (PC_HWLOOP), a refetch cycle
+     * at each jump back unless the last instruction waits in ID (134), or is a status CSR itself, whose flush
+     * jumps back (135). Three instructions from the end (136) the loop is back in DECODE_HWLOOP. */
+    BEGIN; cv_setupi 0, 3, 2f; nop; csrr a4, mstatus; nop; nop; 2: END(132)
+    BEGIN; cv_setupi 0, 3, 2f; nop; nop; csrr a4, mstatus; nop; 2: END(133)
+    BEGIN; cv_setupi 0, 3, 2f; nop; csrr a4, mstatus; lw a5, 0(s1); addi a6, a5, 1; 2: END(134)
+    BEGIN; cv_setupi 0, 3, 2f; nop; nop; csrr a4, mstatus; csrr a5, mstatus; 2: END(135)
+    BEGIN; cv_setupi 0, 3, 2f; csrr a4, mstatus; nop; nop; nop; 2: END(136)
 
     li t5, 1
     la t6, tohost
@@ -343,4 +364,4 @@ one:    .word 0x3f800000, 0x40400000, 0x40000000
 halves: .word 0xffff3c00, 0xffff4200, 0x42003c00, 0x42004200
 divsqrt_operands: .word 0x41100000, 0x41000000, 0x40100000, 0x43800000, 0x71800000, 0x03800000, 3, 1
     .globl results
-results: .space 4 * 127
+results: .space 4 * 137

@@ -20,7 +20,7 @@ std::vector<uint32_t> measure(const CoreTiming& timing) {
     const CoreStats& stats = machine.hart().stats();
     EXPECT_EQ(machine.hart().cycle(), stats.instret() + stats.total_stalls())
         << "every cycle is an issue or a stall";
-    std::vector<uint32_t> words(127);
+    std::vector<uint32_t> words(137);
     machine.memory().read_bytes(*elf.symbol("results"), words.data(), words.size() * 4);
     std::vector<uint32_t> cost(words.size());
     for (size_t i = 0; i < words.size(); ++i)
@@ -241,6 +241,20 @@ TEST(Timing, HazardSequencesWithSingleCycleFpu) {
                            // As 94, to a 32-bit target straddling a word boundary: its second fetch comes
                            // after the hold as well.
                            {126, "fdiv, beq over a csrr to a straddling addi at 9, nop, csrr at 11", 11},
+                           // With single-cycle FP results a jump waits for none (see the latency-2 test).
+                           {127, "feq, jal: 1 + 2, nop", 4},
+                           {128, "feq, nop, jal: 1 + 1 + 2, nop", 5},
+                           {129, "feq, la, jalr after its base's addi: 1 + 2 + 1 + 2, nop", 7},
+                           {130, "feq, jalr: 1 + 2, nop", 4},
+                           {131, "feq, jal to a straddling addi: 1 + 2 + 1, addi, nop", 6},
+                           // After a status CSR's flush the last two instructions of a loop body are decoded
+                           // in DECODE: the jump back is a jump from ID, a refetch cycle unless the last one
+                           // waits in ID (cv32e40p_controller.sv: PC_HWLOOP, hwlp_jump_o).
+                           {132, "setup, 3 x (nop, csrr mstatus 4, nop, nop) + 2 refetches", 1 + 3 * 7 + 2},
+                           {133, "setup, 3 x (nop, nop, csrr mstatus 4, nop) + 2 refetches", 1 + 3 * 7 + 2},
+                           {134, "the last one waits for a load: 1 + 3 x (1 + 4 + 1 + 2)", 1 + 3 * 8},
+                           {135, "the last one a status CSR, jumping back: 1 + 3 x (2 + 4 + 4)", 1 + 3 * 10},
+                           {136, "the status CSR first: 1 + 3 x (4 + 3)", 1 + 3 * 7},
                        });
 }
 
@@ -285,6 +299,21 @@ TEST(Timing, FpuLatencyFromTheConfiguration) {
                             {60, "fadd (ready 4), fmin waits for it: 4 + 1", 5},
                             {62, "four fadds, one after another: 4 x 4 + 1", 17},
                             {63, "fadd (ready 4), fdiv: 4 + 19 + 1", 24},
+                        });
+    // A jump waits in ID for an FP result to its link register (apu_stall_o); the controller sets the pc in
+    // its first cycle there (jump_in_dec), so the target's fetch is done when it issues. A jalr sets the pc
+    // only once rs1 can be forwarded (jr_stall_o): in 129 the feq's write waits a cycle behind the addi's,
+    // the jalr waits one, and the addi's result in EX holds the pc in the first.
+    CoreTiming two;
+    two.fpu_addmul_latency = 2;
+    two.fpu_other_latency = 2;
+    const auto cost2 = measure(two);
+    expect_costs(cost2, {
+                            {127, "feq (ready 3), jal waits 2, no refetch: 3 + 1, nop", 5},
+                            {128, "feq, nop, jal waits 1, no refetch: 3 + 1, nop", 5},
+                            {129, "feq, auipc, addi, jalr waits 1, pc set in its last: 4 + 1 + 1, nop", 7},
+                            {130, "feq, jalr waits 2, no refetch: 3 + 1, nop", 5},
+                            {131, "feq, jal waits 2, the straddle's second fetch: 3 + 1 + 1, addi, nop", 7},
                         });
 }
 
