@@ -7,8 +7,9 @@
 
 A random program is tests/differential/gen_program.py's (RV32IMFC without Zfh, which CV32E40P v2 lacks),
 with more misaligned accesses, small divisors, div/sqrt chains and loads followed by writes, and with
---xpulp Xpulp ALU, MAC, SIMD, post-increment and immediate-branch instructions. It reads mcycle before its
-register set-up and after its signature stores; both runs must give the same cycles and signature words.
+--xpulp Xpulp ALU, MAC, SIMD, post-increment, immediate-branch and hardware-loop instructions (single and
+nested loops, bodies drawn from the other kinds). It reads mcycle before its register set-up and after its
+signature stores; both runs must give the same cycles and signature words.
 """
 import argparse
 import concurrent.futures
@@ -46,7 +47,16 @@ class Generator(gp.ProgramGenerator):
                   (self.g_write_after_load, 4)]
         if xpulp:
             kinds += [(self.g_x_alu, 6), (self.g_x_mac, 4), (self.g_x_simd, 6), (self.g_x_mem, 5),
-                      (self.g_x_branch, 2)]
+                      (self.g_x_branch, 2), (self.g_x_hwloop, 3)]
+            body = [(self.g_alu_rr, 6), (self.g_alu_ri, 5), (self.g_shift_imm, 2), (self.g_lui_auipc, 1),
+                    (self.g_li, 2), (self.g_muldiv, 4), (self.g_load, 5), (self.g_store, 4),
+                    (self.g_fp_load_store, 4), (self.g_fp_arith, 5), (self.g_fp_sqrt, 1), (self.g_fp_fma, 4),
+                    (self.g_fp_sign_minmax, 2), (self.g_fp_compare_class, 3), (self.g_fp_convert, 3),
+                    (self.g_fp_move, 3), (self.g_fp_value, 2), (self.g_fp_csr, 2), (self.g_misaligned, 3),
+                    (self.g_div_small, 2), (self.g_divsqrt_chain, 2), (self.g_write_after_load, 3),
+                    (self.g_x_alu, 4), (self.g_x_mac, 4), (self.g_x_simd, 4), (self.g_x_mem, 4)]
+            self.body_funcs = [k for k, _ in body]
+            self.body_weights = [w for _, w in body]
         self.kind_funcs = [k for k, _ in kinds]
         self.kind_weights = [w for _, w in kinds]
 
@@ -180,6 +190,42 @@ class Generator(gp.ProgramGenerator):
         op = self.rng.choice(["cv.beqimm", "cv.bneimm"])
         self.add([f"{op} {gp.xr(self.rs())}, {self.rng.randint(-16, 15)}, {{T}}"], reach="b", skip=self.skip())
 
+    def loop_body(self, at_least):
+        """Lines of random blocks that a hardware loop may hold: no branch, jump, fence or compressed form
+        (the loop macros turn RVC off), at least `at_least` of them."""
+        outer, self.blocks = self.blocks, []
+        while sum(len(b.lines) for b in self.blocks) < at_least:
+            self.rng.choices(self.body_funcs, self.body_weights)[0]()
+        lines = [line for b in self.blocks for line in b.lines]
+        self.blocks = outer
+        return lines
+
+    def loop_begin(self, loop, label, immediate):
+        """A loop set-up (kernels/runtime/hwloop.h) with a count of 1 to 5, from an immediate or a register:
+        cv.setup(i), or now and then start, end and count one by one (the count last: it arms the loop)."""
+        count = self.rng.randint(1, 5)
+        r = gp.xr(self.rd())
+        if self.rng.random() < 0.25:
+            lines = [".balign 4", ".option push", ".option norvc", f"cv_starti {loop}, 5f",
+                     f"cv_endi {loop}, {label}"]
+            lines += [f"cv_counti {loop}, {count}"] if immediate else [f"li {r}, {count}", f"cv_count {loop}, {r}"]
+            return lines + ["5:"]
+        if immediate:
+            return [f"cv_loopi_begin {loop}, {count}, {label}"]
+        return [f"li {r}, {count}", f"cv_loop_begin {loop}, {r}, {label}"]
+
+    def g_x_hwloop(self):
+        # The CV32E40P manual's constraints: a body of 3 instructions or more, and an outer loop's end at
+        # least 8 bytes past the inner one's. cv.setupi reaches 31 words, so long bodies take cv.setup.
+        rng = self.rng
+        if rng.random() < 0.75:
+            body = self.loop_body(rng.randint(3, 8))
+            self.add(self.loop_begin(rng.choice([0, 0, 1]), "1f", rng.random() < 0.5) + body + ["1: cv_loop_end"])
+            return
+        inner = self.loop_begin(0, "1f", rng.random() < 0.5) + self.loop_body(rng.randint(3, 6)) + ["1: cv_loop_end"]
+        outer = self.loop_begin(1, "2f", False)
+        self.add(outer + self.loop_body(rng.randint(0, 2)) + inner + self.loop_body(2) + ["2: cv_loop_end"])
+
 
 def bare_program(text):
     """A generated program, set up for the RTL test bench: FP on, counters on, mcycle read into the two
@@ -208,11 +254,11 @@ class Runner:
 
     def build(self, name, text):
         source, elf = self.workdir / f"{name}.S", self.workdir / f"{name}.elf"
-        source.write_text(text)
+        source.write_text('#include "hwloop.h"\n' + text)
         arch = "rv32imfc_zicsr_zifencei" + (XPULP_ARCH if self.args.xpulp else "")
         subprocess.run(["clang-19", "--target=riscv32-unknown-elf", f"-march={arch}", "-mabi=ilp32f", "-mno-relax",
-                        "-nostdlib", "-fuse-ld=lld", "-T", str(self.workdir / "link.ld"), "-o", str(elf),
-                        str(source)], check=True)
+                        "-nostdlib", "-fuse-ld=lld", "-I", str(ROOT / "kernels" / "runtime"), "-T",
+                        str(self.workdir / "link.ld"), "-o", str(elf), str(source)], check=True)
         subprocess.run(["llvm-objcopy-19", "-O", "binary", str(elf), str(elf.with_suffix(".bin"))], check=True)
         symbols = subprocess.run(["llvm-nm-19", str(elf)], capture_output=True, text=True, check=True).stdout
         address = {f[2]: f[0] for f in (line.split() for line in symbols.splitlines()) if len(f) == 3}
