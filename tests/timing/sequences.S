@@ -335,7 +335,8 @@ _start:
      * what follows in DECODE, not DECODE_HWLOOP: on the last two instructions of a loop body it does not
      * have the loop's start prefetched, but jumps there from ID on the last one (PC_HWLOOP), a refetch cycle
      * at each jump back unless the last instruction waits in ID (134), or is a status CSR itself, whose flush
-     * jumps back (135). Three instructions from the end (136) the loop is back in DECODE_HWLOOP. */
+     * jumps back (135). When the instruction after the CSR is third from the end or further (136), the
+     * controller is back in DECODE_HWLOOP before the end. */
     BEGIN; cv_setupi 0, 3, 2f; nop; csrr a4, mstatus; nop; nop; 2: END(132)
     BEGIN; cv_setupi 0, 3, 2f; nop; nop; csrr a4, mstatus; nop; 2: END(133)
     BEGIN; cv_setupi 0, 3, 2f; nop; csrr a4, mstatus; lw a5, 0(s1); addi a6, a5, 1; 2: END(134)
