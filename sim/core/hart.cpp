@@ -59,6 +59,7 @@ void Hart::reset(uint32_t pc, uint32_t sp) {
     apu_port_slot_ = kSinkSlot;
     held_in_ex_until_ = held_in_ex_pc_ = 0;
     hwloop_refetch_end_ = 0;
+    mret_to_loop_end_ = false;
     id_wait_start_ = id_wait_end_ = 0;
     loops_ = {};
     hwloop_watch_[0] = hwloop_watch_[1] = 1;
@@ -175,7 +176,7 @@ void Hart::fetch_line_from_port() {
 [[gnu::noinline]] void Hart::run_ahead(uint64_t limit, const DecodedInsn* first) {
     ahead_len_ = 0; // what ran before this core's turn is no longer ahead of anyone's
     limit_ = limit;
-    // A jump back from ID to come (status_flush_in_loop) is decided in execute_one, in a turn.
+    // A jump back from ID to come (decode_after_flush) is decided in execute_one, in a turn.
     for (const DecodedInsn* dp = first; !hwloop_refetch_end_; dp = slot_at(pc_)) {
         bool went_on;
         if (ifetch_)
@@ -454,6 +455,7 @@ void Hart::do_mret() {
     mstatus_ = (mstatus_ & ~0x8u) | (mpie << 3) | 0x80u;
     // cv32e40p_controller.sv: DECODE, FLUSH_EX, FLUSH_WB, then XRET_JUMP sets the pc; two cycles to fetch.
     jump_to(mepc_, 4);
+    if (hwloop_armed_) mret_in_loops();
 }
 
 // From the trapping instruction's issue to the handler's first instruction, as CV32E40P's controller takes
@@ -709,17 +711,13 @@ void Hart::hwloop_validate(uint32_t raw, unsigned l) {
     validated_[l] = {lp.start, lp.end};
 }
 
-// A status CSR (csr_cost_is_long) flushes the pipeline, and the controller decodes the next instruction in
-// its DECODE state, not DECODE_HWLOOP (cv32e40p_controller.sv). From there, on the last two instructions of a
-// loop body that goes round again, it no longer has the prefetcher fetch the loop's start after the last
-// instruction (hwlp_jump_o): it jumps there from ID when the last one is decoded (PC_HWLOOP), a refetch
-// cycle unless that instruction waits in ID. A status CSR as the last instruction jumps back with its own
-// flush.
-void Hart::status_flush_in_loop() {
+// After a flush (a status CSR, an mret) the controller decodes the next instruction in its DECODE state, not
+// DECODE_HWLOOP (cv32e40p_controller.sv). From there, on the last two instructions of a loop body that goes
+// round again, it no longer has the prefetcher fetch the loop's start after the last instruction
+// (hwlp_jump_o): it jumps there from ID when the last one is decoded (PC_HWLOOP), a refetch cycle unless that
+// instruction waits in ID. `next`: the instruction decoded after the flush.
+void Hart::decode_after_flush(uint32_t next) {
     hwloop_refetch_end_ = 0;
-    uint32_t next = pc_ + 4; // no compressed instruction in a loop body
-    for (const HwLoop& lp : loops_)
-        if (lp.count > 1 && next == lp.end) next = lp.start;
     for (unsigned l = 0; l < 2; ++l) {
         const HwLoop& lp = loops_[l];
         if (lp.count > 1 && next >= lp.start && next < lp.end && next + 8 >= lp.end) {
@@ -732,6 +730,22 @@ void Hart::status_flush_in_loop() {
     }
 }
 
+// A status CSR as the last instruction of a body jumps back with its own flush.
+void Hart::status_flush_in_loop() {
+    uint32_t next = pc_ + 4; // no compressed instruction in a loop body
+    for (const HwLoop& lp : loops_)
+        if (lp.count > 1 && next == lp.end) next = lp.start;
+    decode_after_flush(next);
+}
+
+// An mret sets the pc itself (XRET_JUMP): one to a loop's end, after a trap on the body's last instruction,
+// leaves the loop as it is, without a jump back, since the controller counts a loop round when its last
+// instruction is decoded (hwlp_dec_cnt_o), and a trapping one is not.
+void Hart::mret_in_loops() {
+    mret_to_loop_end_ = next_pc_ == hwloop_watch_[0] || next_pc_ == hwloop_watch_[1];
+    decode_after_flush(next_pc_);
+}
+
 void Hart::update_hwloop_watch() {
     for (unsigned l = 0; l < 2; ++l)
         hwloop_watch_[l] = loops_[l].count ? loops_[l].end : 1u;
@@ -742,8 +756,12 @@ void Hart::hwloop_wrap() {
     // Loop 0 is the inner loop and wins when both end on the same instruction.
     const unsigned l = pc_ == hwloop_watch_[0] ? 0 : 1;
     HwLoop& lp = loops_[l];
-    if (pc_ != lp.end) { // status_flush_in_loop's stop on the way: the loop's own end again
+    if (pc_ != lp.end) { // decode_after_flush's stop on the way: the loop's own end again
         hwloop_watch_[l] = lp.end;
+        return;
+    }
+    if (mret_to_loop_end_) {
+        mret_to_loop_end_ = false;
         return;
     }
     const bool refetch = lp.end == hwloop_refetch_end_;

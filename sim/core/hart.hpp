@@ -706,7 +706,9 @@ class Hart {
     void take_trap(const TrapSignal& t);
     static unsigned trap_entry_cycles(const TrapSignal& t);
     void hwloop_wrap();
+    void decode_after_flush(uint32_t next);
     void status_flush_in_loop();
+    void mret_in_loops();
     void hwloop_validate(uint32_t raw, unsigned l);
     void update_hwloop_watch();
     uint64_t event_count(unsigned event) const;
@@ -766,11 +768,12 @@ class Hart {
     std::array<DecodedInsn, 3> scratch_{};
 
     uint32_t hwloop_watch_[2] = {1, 1}; // loop end addresses while active, an odd value otherwise
-    // The end of the loop whose jump back a status CSR's flush has made a jump from ID
-    // (status_flush_in_loop), 0 if none. While set, every instruction goes through execute_one, which knows
+    // The end of the loop whose jump back a flush (a status CSR, an mret) has made a jump from ID
+    // (decode_after_flush), 0 if none. While set, every instruction goes through execute_one, which knows
     // whether the body's last instruction waited in ID, and no core runs ahead.
     uint32_t hwloop_refetch_end_ = 0;
-    bool hwloop_armed_ = false; // some loop is active: only then is the pc compared
+    bool mret_to_loop_end_ = false; // an mret has just set the pc to a loop's end (mret_in_loops)
+    bool hwloop_armed_ = false;     // some loop is active: only then is the pc compared
     std::pair<uint32_t, uint32_t> validated_[2] = {{1, 1}, {1, 1}};
 
     // CSR state

@@ -378,7 +378,7 @@ template <bool kFetchModel, bool kLoops, bool kAhead> bool Hart::run_inline_part
                 pc = pc_;
                 dp = slot_at(pc);
                 if (hwloop_refetch_end_) [[unlikely]]
-                    break; // on through execute_one (status_flush_in_loop)
+                    break; // on through execute_one (decode_after_flush)
             }
             if (!kLoops) break;
         } else if (kLoops) {

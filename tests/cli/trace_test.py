@@ -51,6 +51,23 @@ def deferred_write(user):
     return head + [(user, {"fpu_dependency": 1}, 1)] + [ADDI1] * 10
 
 
+def loop_with_trap(body, rounds=3):
+    """A hardware loop of `rounds` over `body`, whose ecall (the trapping instruction retires nothing: no line)
+    enters trap_return, which sets mepc (4) and returns (mret, 5). In `body`, "trap" stands for the ecall,
+    and a line that ends a round with a refetch has it as {"control": 1}, which the last round leaves out."""
+    lines = [("cv.setupi", {}, 1)]
+    for r in range(rounds):
+        for mnemonic, stalls, cycles in body:
+            if mnemonic == "trap":
+                lines[-1] = lines[-1][:2] + (lines[-1][2] + 4,)  # the ecall's entry, 4
+                lines += [("csrw", {"control": 4, "multi_cycle": 3}, 4), ("mret", {"control": 4}, 5)]
+            elif r == rounds - 1 and stalls.get("control"):
+                lines.append((mnemonic, {}, cycles - 1))
+            else:
+                lines.append((mnemonic, stalls, cycles))
+    return lines
+
+
 def fp_then_use(mnemonic, latency, user="fadd.s"):
     return [(mnemonic, {}, latency), (user, {"fpu_dependency": latency - 1} if latency > 1 else {}, 1)]
 
@@ -219,6 +236,11 @@ CASES = {
                                    ("csrr", {"multi_cycle": 3}, 4)] * 3,
     136: [("cv.setupi", {}, 1)] + [("csrr", {"multi_cycle": 3}, 4), ("nop", {}, 1), ("nop", {}, 1),
                                    ("nop", {}, 1)] * 3,
+    # The same after an mret; an mret to the loop's end leaves the loop after one round.
+    137: loop_with_trap([("nop", {}, 1), ("trap", {}, 0), ("nop", {}, 1), ("nop", {"control": 1}, 2)]),
+    138: loop_with_trap([("nop", {}, 1), ("nop", {}, 1), ("trap", {}, 0), ("nop", {"control": 1}, 2)]),
+    139: loop_with_trap([("trap", {}, 0), ("nop", {}, 1), ("nop", {}, 1), ("nop", {}, 1)]),
+    140: loop_with_trap([("nop", {}, 1), ("nop", {}, 1), ("nop", {}, 1), ("trap", {}, 0)], rounds=1),
 }
 
 

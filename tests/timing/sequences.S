@@ -342,6 +342,21 @@ _start:
     BEGIN; cv_setupi 0, 3, 2f; nop; csrr a4, mstatus; lw a5, 0(s1); addi a6, a5, 1; 2: END(134)
     BEGIN; cv_setupi 0, 3, 2f; nop; nop; csrr a4, mstatus; csrr a5, mstatus; 2: END(135)
     BEGIN; cv_setupi 0, 3, 2f; csrr a4, mstatus; nop; nop; nop; 2: END(136)
+    /* An mret after a trap in a loop body is a flush as well: 137 and 138 pay the refetch at each jump back,
+     * 139 does not. An mret to the loop's end (140: an ecall as the last instruction) leaves the loop after
+     * one round, as the controller counts a round when the last instruction is decoded (hwlp_dec_cnt_o), and
+     * a trapping one is not. The loop stays set up with its count: 140 comes last. */
+    la t3, trap_return
+    csrw mtvec, t3
+    la t4, 1f
+    BEGIN; cv_setupi 0, 3, 2f; nop; ecall; 1: nop; nop; 2: END(137)
+    la t4, 1f
+    BEGIN; cv_setupi 0, 3, 2f; nop; nop; ecall; 1: nop; 2: END(138)
+    la t4, 1f
+    BEGIN; cv_setupi 0, 3, 2f; ecall; 1: nop; nop; nop; 2: END(139)
+    la t4, 2f
+    BEGIN; cv_setupi 0, 3, 2f; nop; nop; nop; ecall; 2: END(140)
+    csrw mtvec, zero
 
     li t5, 1
     la t6, tohost
@@ -365,4 +380,4 @@ one:    .word 0x3f800000, 0x40400000, 0x40000000
 halves: .word 0xffff3c00, 0xffff4200, 0x42003c00, 0x42004200
 divsqrt_operands: .word 0x41100000, 0x41000000, 0x40100000, 0x43800000, 0x71800000, 0x03800000, 3, 1
     .globl results
-results: .space 4 * 137
+results: .space 4 * 141
