@@ -119,7 +119,8 @@ template <bool kFetchModel> [[gnu::always_inline]] inline void Hart::run_inline(
 }
 
 // While an FP result is due through the register file's write port (apu_port_write_), every instruction goes
-// through its handler and apu_port_contention, as execute_one runs it.
+// through its handler and apu_port_contention, as execute_one runs it. So it does while a loop's jump back
+// from ID is due (hwloop_refetch_end_): execute_one knows whether the loop's last instruction waited in ID.
 template <bool kFetchModel> [[gnu::noinline]] void Hart::run_through_handlers() {
     const DecodedInsn* d = slot_at(pc_);
     while ((apu_port_write_ || hwloop_refetch_end_) && cycle_ < limit_)
