@@ -44,7 +44,7 @@ void jalr(Hart& h, const DecodedInsn& d) {
     // cycles in which rs1 can be forwarded: the refetch is left to pay when that is the last one.
     bool prefetched = !hazard && h.jump_target_prefetched(h.issue_, d.dst);
     if (prefetched && !h.held_just_ahead(h.issue_) && d.rs1 != 0 &&
-        ready_cycle(h.ready_[d.src[0]]) + 1 == h.issue_ && h.jump_entered_id(h.issue_, d.dst) < h.issue_)
+        ready_cycle(h.ready_[d.src[0]]) + 1 == h.issue_)
         prefetched = false;
     // The jump is taken in ID; in the cycle after it the link write to rd, then in EX, looks to jalr's own
     // hazard check like a result it needs when rd = rs1: one cycle more (cv32e40p_controller.sv jr_stall,
