@@ -155,11 +155,6 @@ void Hart::request_stop(StopReason reason, int exit_code, std::string message) {
     limit_ = 0;
 }
 
-void Hart::constraint_violation(uint32_t raw, std::string message) {
-    if (mtvec_ != 0) trap(cause::kIllegalInstruction, raw);
-    fail(std::move(message));
-}
-
 void Hart::fail(std::string message) {
     request_stop(StopReason::Error, 3, std::move(message));
     throw TrapSignal{cause::kSimulatorStop, 0};
@@ -675,25 +670,29 @@ std::string Hart::trap_cause_name(uint32_t cause) {
 // ---------------------------------------------------------------------------------------------------------
 // Hardware loops.
 
-void Hart::hwloop_set(uint32_t raw, unsigned l, uint32_t start, uint32_t end, uint32_t count, bool set_start,
-                      bool set_end, bool set_count) {
+// CV32E40P v2 checks none of its hardware-loop constraints (no exception, undefined behaviour), and its
+// manual asks a simulator to stop with an error: the run ends here, trap handler or not.
+void Hart::hwloop_set(unsigned l, uint32_t start, uint32_t end, uint32_t count, bool set_start, bool set_end,
+                      bool set_count) {
     HwLoop& lp = loops_[l];
+    if ((set_start || set_end) && !set_count && lp.count != 0)
+        fail(fmt::format("hardware loop {} [{:#010x}, {:#010x}) changed its {} at pc {:#010x} while it still "
+                         "counts {} (start and end must not change while the count is not 0; a trap on the "
+                         "body's last instruction leaves it counting unless the handler counts the round)",
+                         l, lp.start, lp.end, set_start ? "start" : "end", pc_, lp.count));
     if (set_start) lp.start = start;
     if (set_end) lp.end = end;
     if (set_count) lp.count = count;
-    if (lp.count != 0) hwloop_validate(raw, l);
+    if (lp.count != 0) hwloop_validate(l);
     update_hwloop_watch();
 }
 
-void Hart::hwloop_validate(uint32_t raw, unsigned l) {
+void Hart::hwloop_validate(unsigned l) {
     const HwLoop& lp = loops_[l];
     if (validated_[l] == std::make_pair(lp.start, lp.end)) return;
     auto bad = [&](const std::string& why) {
-        loops_[l].count = 0; // disarmed, so a handler that returns does not run a malformed loop
-        update_hwloop_watch();
-        constraint_violation(raw,
-                             fmt::format("hardware loop {} [{:#010x}, {:#010x}) set up at pc {:#010x}: {}", l,
-                                         lp.start, lp.end, pc_, why));
+        fail(fmt::format("hardware loop {} [{:#010x}, {:#010x}) set up at pc {:#010x}: {}", l, lp.start,
+                         lp.end, pc_, why));
     };
     if ((lp.start & 3) || (lp.end & 3)) bad("start and end must be 32-bit aligned");
     if (lp.end <= lp.start) bad("end must be after start");

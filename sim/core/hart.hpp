@@ -565,9 +565,6 @@ class Hart {
                     StallKind::TcdmContention);
     }
     [[noreturn]] void fail(std::string message);
-    // A rule the hardware does not check (hardware-loop constraints): an illegal-instruction trap when the
-    // program has a handler, otherwise the end of the run with `message`.
-    [[noreturn]] void constraint_violation(uint32_t raw, std::string message);
     uint32_t csr_read(uint16_t addr, bool& ok);
     bool csr_write(uint16_t addr, uint32_t value);
     bool csr_cost_is_long(uint16_t addr, bool writes) const;
@@ -604,8 +601,8 @@ class Hart {
         uint32_t start = 0, end = 0, count = 0;
     };
     std::array<HwLoop, 2> loops_{};
-    void hwloop_set(uint32_t raw, unsigned l, uint32_t start, uint32_t end, uint32_t count, bool set_start,
-                    bool set_end, bool set_count);
+    void hwloop_set(unsigned l, uint32_t start, uint32_t end, uint32_t count, bool set_start, bool set_end,
+                    bool set_count);
 
   private:
     // Runs the instruction in slot `d` (the slot of pc_); with kChain, returns the slot of the next one.
@@ -709,7 +706,7 @@ class Hart {
     void decode_after_flush(uint32_t next);
     void status_flush_in_loop();
     void mret_in_loops();
-    void hwloop_validate(uint32_t raw, unsigned l);
+    void hwloop_validate(unsigned l);
     void update_hwloop_watch();
     uint64_t event_count(unsigned event) const;
     uint64_t counter_value(unsigned idx) const;

@@ -20,14 +20,14 @@ template <Form form> void hwloop(Hart& h, const DecodedInsn& d) {
     const U uimm_l = static_cast<U>(d.imm);
     const U reg = h.x_[d.rs1];
     switch (form) {
-    case kStarti: h.hwloop_set(d.raw, l, pc + (uimm_l << 2), 0, 0, true, false, false); break;
-    case kStart: h.hwloop_set(d.raw, l, reg, 0, 0, true, false, false); break;
-    case kEndi: h.hwloop_set(d.raw, l, 0, pc + (uimm_l << 2), 0, false, true, false); break;
-    case kEnd: h.hwloop_set(d.raw, l, 0, reg, 0, false, true, false); break;
-    case kCounti: h.hwloop_set(d.raw, l, 0, 0, uimm_l, false, false, true); break;
-    case kCount: h.hwloop_set(d.raw, l, 0, 0, reg, false, false, true); break;
-    case kSetupi: h.hwloop_set(d.raw, l, pc + 4, pc + (U{d.rs1} << 2), uimm_l, true, true, true); break;
-    case kSetup: h.hwloop_set(d.raw, l, pc + 4, pc + (uimm_l << 2), reg, true, true, true); break;
+    case kStarti: h.hwloop_set(l, pc + (uimm_l << 2), 0, 0, true, false, false); break;
+    case kStart: h.hwloop_set(l, reg, 0, 0, true, false, false); break;
+    case kEndi: h.hwloop_set(l, 0, pc + (uimm_l << 2), 0, false, true, false); break;
+    case kEnd: h.hwloop_set(l, 0, reg, 0, false, true, false); break;
+    case kCounti: h.hwloop_set(l, 0, 0, uimm_l, false, false, true); break;
+    case kCount: h.hwloop_set(l, 0, 0, reg, false, false, true); break;
+    case kSetupi: h.hwloop_set(l, pc + 4, pc + (U{d.rs1} << 2), uimm_l, true, true, true); break;
+    case kSetup: h.hwloop_set(l, pc + 4, pc + (uimm_l << 2), reg, true, true, true); break;
     }
 }
 

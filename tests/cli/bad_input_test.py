@@ -221,6 +221,13 @@ def main():
          r"hardware loop 0 \[0x80000004, 0x8000000c\).*at least 3 instructions"),
         ("hwloop compressed body", ["run", "--bare", p("hwloop_compressed_body")], 3,
          r"hardware loop 0 .*compressed instruction at 0x80000008"),
+        # CV32E40P v2 raises no exception for a broken loop rule: a trap handler changes nothing.
+        ("hwloop body too short, with a trap handler", ["run", "--bare", p("hwloop_short_body_with_handler")], 3,
+         r"hardware loop 0 \[0x[0-9a-f]{8}, 0x[0-9a-f]{8}\) set up at pc 0x[0-9a-f]{8}: the body must hold at "
+         r"least 3 instructions"),
+        ("hwloop start changed while counting", ["run", "--bare", p("hwloop_start_while_counting")], 3,
+         r"hardware loop 0 \[0x[0-9a-f]{8}, 0x[0-9a-f]{8}\) changed its start at pc 0x[0-9a-f]{8} while it "
+         r"still counts 1 \(start and end must not change while the count is not 0"),
         ("store outside memory", ["run", "--bare", p("store_outside_memory")], 3,
          r"store at address 0x40000000 outside every memory \(pc 0x80000004"),
         ("runaway", ["run", "--bare", "--max-cycles", "5000", p("runaway")], 4,
