@@ -62,6 +62,10 @@ void Hart::reset(uint32_t pc, uint32_t sp) {
     mret_to_loop_end_ = false;
     id_wait_start_ = id_wait_end_ = 0;
     loops_ = {};
+    flush_issue_ = 0;
+    flush_next_pc_ = kNoFlushPc;
+    hwloop_round_start_[0] = hwloop_round_start_[1] = 0;
+    hwloop_wrapped_[0] = hwloop_wrapped_[1] = false;
     hwloop_watch_[0] = hwloop_watch_[1] = 1;
     hwloop_armed_ = false;
     stop_ = StopReason::None;
@@ -292,11 +296,12 @@ void Hart::stall_on_operands(uint64_t need) {
     switch (static_cast<ReadyCause>(need & 3)) {
     case ReadyCause::Load:
         ++stats_.load_use_hazards;
-        add_stall(StallKind::LoadUse, wait);
+        id_wait_kind_ = StallKind::LoadUse;
         break;
-    case ReadyCause::Fpu: add_stall(StallKind::FpuDependency, wait); break;
-    default: add_stall(StallKind::MultiCycle, wait); break;
+    case ReadyCause::Fpu: id_wait_kind_ = StallKind::FpuDependency; break;
+    default: id_wait_kind_ = StallKind::MultiCycle; break;
     }
+    add_stall(id_wait_kind_, wait);
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -613,6 +618,8 @@ void Hart::take_trap(const TrapSignal& t) {
         }
         return;
     }
+    const bool illegal_in_hwloop_state =
+        t.cause == cause::kIllegalInstruction && hwloop_armed_ && decoded_in_hwloop_state(pc_);
     mepc_ = pc_;
     mcause_ = t.cause; // mtval stays 0: CV32E40P does not implement it
     const uint32_t mie = (mstatus_ >> 3) & 1;
@@ -622,6 +629,9 @@ void Hart::take_trap(const TrapSignal& t) {
         // it would let a handler that itself cannot be fetched trap forever without time passing.
         cycle_ = std::max(cycle_, issue_ + 1);
         add_stall(StallKind::Control, 2);
+    } else if (illegal_in_hwloop_state) [[unlikely]] {
+        const uint64_t end = illegal_in_hwloop_trap_end();
+        add_stall(StallKind::Control, end - cycle_);
     } else {
         // The trapping instruction retires nothing: its cycles, from its issue, are the trap's.
         cycle_ = issue_;
@@ -683,6 +693,8 @@ void Hart::hwloop_set(unsigned l, uint32_t start, uint32_t end, uint32_t count, 
     if (set_start) lp.start = start;
     if (set_end) lp.end = end;
     if (set_count) lp.count = count;
+    hwloop_round_start_[l] = issue_;
+    hwloop_wrapped_[l] = false;
     if (lp.count != 0) hwloop_validate(l);
     update_hwloop_watch();
 }
@@ -716,6 +728,8 @@ void Hart::hwloop_validate(unsigned l) {
 // (hwlp_jump_o): it jumps there from ID when the last one is decoded (PC_HWLOOP), a refetch cycle unless that
 // instruction waits in ID. `next`: the instruction decoded after the flush.
 void Hart::decode_after_flush(uint32_t next) {
+    flush_issue_ = issue_;
+    flush_next_pc_ = next;
     hwloop_refetch_end_ = 0;
     for (unsigned l = 0; l < 2; ++l) {
         const HwLoop& lp = loops_[l];
@@ -727,6 +741,71 @@ void Hart::decode_after_flush(uint32_t next) {
             return;
         }
     }
+}
+
+// Whether the controller decodes the instruction at `pc` in DECODE_HWLOOP rather than DECODE
+// (cv32e40p_controller.sv). It goes to DECODE_HWLOOP after decoding, in DECODE, an instruction of a loop body
+// that goes round again (is_hwlp_body: count > 1), unless that is the body's second-to-last instruction; it
+// goes back to DECODE at a flush, or in DECODE_HWLOOP at the second-to-last instruction of a loop's last
+// round, outside every other such body. The stretch of decoding that led to `pc` began at the latest flush
+// in this round of the innermost loop holding it, else at the loop's start: in DECODE_HWLOOP after a jump
+// back, in the state the instruction before it left on the first round (the outer loop's, for an inner
+// loop's first round; DECODE outside every loop).
+bool Hart::decoded_in_hwloop_state(uint32_t pc, unsigned first_loop) const {
+    const auto in_body = [this](unsigned l, uint32_t at) {
+        return loops_[l].count != 0 && at >= loops_[l].start && at + 4 <= loops_[l].end;
+    };
+    const auto goes_round_again = [this](uint32_t at) {
+        for (const HwLoop& lp : loops_)
+            if (lp.count > 1 && at >= lp.start && at + 4 <= lp.end) return true;
+        return false;
+    };
+    for (unsigned l = first_loop; l < 2; ++l) {
+        if (!in_body(l, pc)) continue;
+        const HwLoop& lp = loops_[l];
+        uint32_t from = lp.start;
+        bool hwloop_state;
+        if (flush_issue_ >= hwloop_round_start_[l] && flush_next_pc_ >= lp.start && flush_next_pc_ <= pc) {
+            from = flush_next_pc_;
+            hwloop_state = false;
+        } else if (hwloop_wrapped_[l]) {
+            hwloop_state = true;
+        } else {
+            hwloop_state = l == 0 && decoded_in_hwloop_state(lp.start, 1);
+        }
+        for (uint32_t at = from; at < pc; at += 4) {
+            if (!hwloop_state) {
+                hwloop_state = goes_round_again(at) && at + 8 != loops_[0].end && at + 8 != loops_[1].end;
+                continue;
+            }
+            for (unsigned y : {1u, 0u}) // loop 0's test comes last and decides
+                if (at + 8 == loops_[y].end && loops_[y].count <= 1) hwloop_state = goes_round_again(at);
+        }
+        return hwloop_state;
+    }
+    return false;
+}
+
+// The cycle the handler's first instruction issues after an illegal instruction decoded in DECODE_HWLOOP.
+// There the controller does not wait for the instruction to be able to leave ID (cv32e40p_controller.sv): it
+// halts ID at once and goes to FLUSH_EX, which waits for EX to be valid, then FLUSH_WB, DECODE and the
+// handler: 4 cycles from the illegal instruction's first cycle in ID, not from the end of its waits there
+// (its operands, a CSR access behind an FP operation). EX is valid in the cycle the instruction ahead of it
+// ends there: the cycle the illegal one could issue in behind a div or a mulh, the cycle before that behind
+// an FP operation the FPU or the div/sqrt unit held (the result that frees the unit makes EX valid); 3 cycles
+// follow. But the handler's first instruction enters ID only once the stage lets the illegal one go: not
+// before the cycle after its waits.
+uint64_t Hart::illegal_in_hwloop_trap_end() {
+    const bool waited_in_id = id_wait_end_ == issue_;
+    const uint64_t first_in_id = waited_in_id ? id_wait_start_ : issue_;
+    uint64_t end = first_in_id + 4;
+    if (const DecodedInsn* held = held_just_ahead(first_in_id))
+        end = first_in_id - (held->cls == InsnClass::Fp || held->cls == InsnClass::FpDivSqrt ? 1 : 0) + 3;
+    end = std::max(end, issue_ + 1);
+    if (waited_in_id) // the waits, which now overlap the trap
+        stats_.stall_cycles[static_cast<size_t>(id_wait_kind_)] -= issue_ - first_in_id;
+    cycle_ = first_in_id;
+    return end;
 }
 
 // A status CSR as the last instruction of a body jumps back with its own flush.
@@ -771,6 +850,8 @@ void Hart::hwloop_wrap() {
         const bool waited_in_id = id_wait_end_ == issue_ || held_just_ahead(issue_);
         if (refetch && !waited_in_id) add_stall(StallKind::Control, 1);
         pc_ = lp.start;
+        hwloop_round_start_[l] = issue_;
+        hwloop_wrapped_[l] = true;
     } else {
         hwloop_watch_[l] = 1;
         hwloop_armed_ = loops_[0].count != 0 || loops_[1].count != 0;

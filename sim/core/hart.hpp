@@ -495,7 +495,10 @@ class Hart {
     void wait_in_id(uint64_t cycle, StallKind kind) {
         if (cycle > issue_) {
             add_stall(kind, cycle - issue_);
-            id_wait_start_ = issue_;
+            if (id_wait_end_ != issue_) { // not after a wait for its operands
+                id_wait_start_ = issue_;
+                id_wait_kind_ = kind;
+            }
             id_wait_end_ = issue_ = cycle;
         }
     }
@@ -515,9 +518,11 @@ class Hart {
     // asks (jump_target_prefetched).
     uint64_t held_in_ex_until_ = 0;
     uint32_t held_in_ex_pc_ = 0;
-    // The cycles the latest wait of an instruction in ID began and ended (stall_on_operands, wait_in_id).
+    // The cycles the latest wait of an instruction in ID began and ended (stall_on_operands, wait_in_id), and
+    // what it was counted as (the first kind, when it waited twice).
     uint64_t id_wait_start_ = 0;
     uint64_t id_wait_end_ = 0;
+    StallKind id_wait_kind_ = StallKind::LoadUse;
     // A class-3 result (latency 3 or more, div/sqrt) is written through the ALU's register-file port
     // (cv32e40p_ex_stage.sv: apu_multicycle), from the cycle it is ready on, as EX cycles count: the cycle
     // it takes the port, 0 once it has. An instruction in EX that writes through the same port in that
@@ -704,6 +709,8 @@ class Hart {
     static unsigned trap_entry_cycles(const TrapSignal& t);
     void hwloop_wrap();
     void decode_after_flush(uint32_t next);
+    bool decoded_in_hwloop_state(uint32_t pc, unsigned first_loop = 0) const;
+    uint64_t illegal_in_hwloop_trap_end();
     void status_flush_in_loop();
     void mret_in_loops();
     void hwloop_validate(unsigned l);
@@ -770,7 +777,15 @@ class Hart {
     // whether the body's last instruction waited in ID, and no core runs ahead.
     uint32_t hwloop_refetch_end_ = 0;
     bool mret_to_loop_end_ = false; // an mret has just set the pc to a loop's end (mret_in_loops)
-    bool hwloop_armed_ = false;     // some loop is active: only then is the pc compared
+    // Where the controller's state comes from (decoded_in_hwloop_state): the issue of the latest flush while
+    // a loop was active and the pc decoded after it; the issue that began each loop's current round (its
+    // set-up, or the jump back) and whether that was a jump back.
+    static constexpr uint32_t kNoFlushPc = ~0u; // above every pc
+    uint64_t flush_issue_ = 0;
+    uint32_t flush_next_pc_ = kNoFlushPc;
+    uint64_t hwloop_round_start_[2] = {0, 0};
+    bool hwloop_wrapped_[2] = {false, false};
+    bool hwloop_armed_ = false; // some loop is active: only then is the pc compared
     std::pair<uint32_t, uint32_t> validated_[2] = {{1, 1}, {1, 1}};
 
     // CSR state

@@ -52,15 +52,17 @@ def deferred_write(user):
 
 
 def loop_with_trap(body, rounds=3):
-    """A hardware loop of `rounds` over `body`, whose ecall (the trapping instruction retires nothing: no line)
-    enters trap_return, which sets mepc (4) and returns (mret, 5). In `body`, "trap" stands for the ecall,
-    and a line that ends a round with a refetch has it as {"control": 1}, which the last round leaves out."""
+    """A hardware loop of `rounds` over `body`, whose trapping instruction (it retires nothing: no line)
+    enters trap_return, which sets mepc (4) and returns (mret, 5). In `body`, ("trap", {}, entry) stands for
+    it, with its entry's cycles (0: an ecall's 4), and a line that ends a round with a refetch has it as
+    {"control": 1}, which the last round leaves out."""
     lines = [("cv.setupi", {}, 1)]
     for r in range(rounds):
         for mnemonic, stalls, cycles in body:
             if mnemonic == "trap":
-                lines[-1] = lines[-1][:2] + (lines[-1][2] + 4,)  # the ecall's entry, 4
-                lines += [("csrw", {"control": 4, "multi_cycle": 3}, 4), ("mret", {"control": 4}, 5)]
+                entry = cycles or 4
+                lines[-1] = lines[-1][:2] + (lines[-1][2] + entry,)
+                lines += [("csrw", {"control": entry, "multi_cycle": 3}, 4), ("mret", {"control": 4}, 5)]
             elif r == rounds - 1 and stalls.get("control"):
                 lines.append((mnemonic, {}, cycles - 1))
             else:
@@ -241,6 +243,28 @@ CASES = {
     138: loop_with_trap([("nop", {}, 1), ("nop", {}, 1), ("trap", {}, 0), ("nop", {"control": 1}, 2)]),
     139: loop_with_trap([("trap", {}, 0), ("nop", {}, 1), ("nop", {}, 1), ("nop", {}, 1)]),
     140: loop_with_trap([("nop", {}, 1), ("nop", {}, 1), ("nop", {}, 1), ("trap", {}, 0)], rounds=1),
+    # An illegal instruction in DECODE_HWLOOP: the handler 4 cycles after its first cycle in ID (not 5 for one
+    # the decoder rejects, no load-use), not before ID lets it go (a CSR access behind fsqrt: 19 + 1), 3
+    # after a div ends in EX, 2 after an FP operation the div/sqrt unit held there issues. The cycles it
+    # waited in ID are the trap's.
+    141: loop_with_trap([("nop", {}, 1), ("trap", {}, 4), ("nop", {}, 1), ("nop", {"control": 1}, 2)]),
+    142: loop_with_trap([("lw", {}, 1), ("trap", {}, 4), ("nop", {}, 1), ("nop", {"control": 1}, 2)]),
+    143: loop_with_trap([("fsqrt.s", {}, 1), ("trap", {}, 20), ("nop", {}, 1), ("nop", {"control": 1}, 2)]),
+    144: loop_with_trap([("div", {"multi_cycle": 33}, 34), ("trap", {}, 3), ("nop", {}, 1),
+                         ("nop", {"control": 1}, 2)]),
+    145: loop_with_trap([("fdiv.s", {}, 7), ("fadd.s", {"fpu_dependency": 6}, 1), ("trap", {}, 2),
+                         ("nop", {}, 1), ("nop", {"control": 1}, 2)]),
+    # The first round's trap in DECODE (4); later rounds wait for the fsqrt before (18), and so does the
+    # closing csrr.
+    146: [("cv.setupi", {}, 5), ("csrw", {"control": 4, "multi_cycle": 3}, 4), ("mret", {"control": 4}, 5)]
+         + [("fsqrt.s", {}, 1), ("nop", {}, 1), ("nop", {}, 19),
+            ("csrw", {"control": 18, "multi_cycle": 3}, 4), ("mret", {"control": 4}, 5)] * 2
+         + [("fsqrt.s", {}, 1), ("nop", {}, 1), ("nop", {}, 18)],
+    147: loop_with_trap([("fsqrt.s", {}, 1), ("nop", {}, 1), ("trap", {}, 19), ("nop", {"control": 1}, 2)]),
+    # A loop of count 1 is decoded in DECODE: the CSR access waits in ID for the fsqrt, then traps (4).
+    148: [("cv.setupi", {}, 1), ("fsqrt.s", {}, 24),
+          ("csrw", {"control": 4, "fpu_dependency": 19, "multi_cycle": 3}, 4), ("mret", {"control": 4}, 5),
+          ("nop", {}, 1), ("nop", {}, 1)],
 }
 
 

@@ -356,6 +356,30 @@ _start:
     BEGIN; cv_setupi 0, 3, 2f; ecall; 1: nop; nop; nop; 2: END(139)
     la t4, 2f
     BEGIN; cv_setupi 0, 3, 2f; nop; nop; nop; ecall; 2: END(140)
+    /* An illegal instruction decoded in DECODE_HWLOOP (in a loop body that goes round again, past the first
+     * instruction decoded after a set-up or a flush) does not wait to leave ID: the controller halts ID and
+     * flushes at once, 4 cycles to the handler from its first cycle in ID, skipping its own waits there
+     * (141: the 5 of a decoder-illegal one; 142: a load-use; 143: a CSR access behind fsqrt, though the
+     * handler enters ID only once ID lets the CSR instruction go). FLUSH_EX waits for EX to be valid: the
+     * cycle a div ends in EX (144), the cycle before an FP operation held there gets the unit (145). The
+     * first round's (after the set-up) and the rounds' first instruction after the mret are decoded in DECODE
+     * (146, 147); so is a loop's whole round of count 1 (148). */
+    la t4, 1f
+    BEGIN; cv_setupi 0, 3, 2f; nop; .word 0xffffffff; 1: nop; nop; 2: END(141)
+    la t4, 1f
+    BEGIN; cv_setupi 0, 3, 2f; lw a3, 0(s1); csrw mhartid, a3; 1: nop; nop; 2: END(142)
+    la t4, 1f
+    BEGIN; cv_setupi 0, 3, 2f; fsqrt.s f3, f2; csrw mvendorid, zero; 1: nop; nop; 2: END(143)
+    la t4, 1f
+    BEGIN; cv_setupi 0, 3, 2f; div a0, a6, a2; csrw mvendorid, zero; 1: nop; nop; 2: END(144)
+    la t4, 1f
+    BEGIN; cv_setupi 0, 3, 2f; fdiv.s f3, f2, f4; fadd.s f5, f4, f1; .word 0xffffffff; 1: nop; nop; 2: END(145)
+    la t4, 1f
+    BEGIN; cv_setupi 0, 3, 2f; csrw mvendorid, zero; 1: fsqrt.s f3, f2; nop; nop; 2: END(146)
+    la t4, 1f
+    BEGIN; cv_setupi 0, 3, 2f; fsqrt.s f3, f2; nop; csrw mvendorid, zero; 1: nop; 2: END(147)
+    la t4, 1f
+    BEGIN; cv_setupi 0, 1, 2f; fsqrt.s f3, f2; csrw mvendorid, zero; 1: nop; nop; 2: END(148)
     csrw mtvec, zero
 
     li t5, 1
@@ -380,4 +404,4 @@ one:    .word 0x3f800000, 0x40400000, 0x40000000
 halves: .word 0xffff3c00, 0xffff4200, 0x42003c00, 0x42004200
 divsqrt_operands: .word 0x41100000, 0x41000000, 0x40100000, 0x43800000, 0x71800000, 0x03800000, 3, 1
     .globl results
-results: .space 4 * 141
+results: .space 4 * 149

@@ -20,7 +20,7 @@ std::vector<uint32_t> measure(const CoreTiming& timing) {
     const CoreStats& stats = machine.hart().stats();
     EXPECT_EQ(machine.hart().cycle(), stats.instret() + stats.total_stalls())
         << "every cycle is an issue or a stall";
-    std::vector<uint32_t> words(141);
+    std::vector<uint32_t> words(149);
     machine.memory().read_bytes(*elf.symbol("results"), words.data(), words.size() * 4);
     std::vector<uint32_t> cost(words.size());
     for (size_t i = 0; i < words.size(); ++i)
@@ -260,6 +260,27 @@ TEST(Timing, HazardSequencesWithSingleCycleFpu) {
                            {138, "the mret to the last: 1 + 3 x 16 + 2 refetches", 1 + 3 * 16 + 2},
                            {139, "the mret to the third from the end: 1 + 3 x 16", 1 + 3 * 16},
                            {140, "the mret to the end leaves the loop: 1 + 16", 1 + 16},
+                           // An illegal instruction decoded in DECODE_HWLOOP: the controller halts ID and
+                           // goes to FLUSH_EX at once (cv32e40p_controller.sv), which waits for EX to be
+                           // valid, so the handler comes 4 cycles after the instruction's first cycle in ID,
+                           // whatever it waits for there; the handler (csrw mepc 4, mret 5) returns to the
+                           // second-to-last instruction, whose jump back is a refetch.
+                           {141, "1 + 3 x (nop, the decoder-illegal 4, not 5, 9, 2) + 2", 1 + 3 * 16 + 2},
+                           {142, "1 + 3 x (lw, csrw mhartid: no load-use, 4, 9, 2) + 2", 1 + 3 * 16 + 2},
+                           // The handler's first instruction enters ID once ID lets the CSR one go (the
+                           // csr_apu_stall of its access behind fsqrt ends 19 cycles after its first).
+                           {143, "1 + 3 x (fsqrt, 19 + 1 to the handler, 9, 2) + 2", 1 + 3 * 32 + 2},
+                           {144, "EX valid as the div by 1 ends: 1 + 3 x (34 + 3, 9, 2) + 2", 1 + 3 * 48 + 2},
+                           // The fadd, held in EX for the div/sqrt unit, makes EX valid with the fdiv's
+                           // result (3 / 2: 7 cycles), a cycle before it goes.
+                           {145, "1 + 3 x (fdiv 7, fadd held, 3 to the handler, 9, 2) + 2", 1 + 3 * 21 + 2},
+                           // Decoded in DECODE in the first round (after the set-up); after each mret the
+                           // csrw waits for the fsqrt of the round before: 18 to the handler. The closing
+                           // csrr of mcycle waits 17 for the last fsqrt.
+                           {146, "1 + (4 + 9 + 3) + 2 x (18 + 9 + 3) + 17", 1 + 16 + 2 * 30 + 17},
+                           {147, "1 + 3 x (fsqrt, nop, 19 + 9, nop) + 2 refetches", 1 + 3 * 31 + 2},
+                           // A loop of count 1 is decoded in DECODE.
+                           {148, "1 + fsqrt, the csrw's wait 19 + 4, 9, 2", 1 + 35},
                        });
 }
 
@@ -319,6 +340,8 @@ TEST(Timing, FpuLatencyFromTheConfiguration) {
                             {129, "feq, auipc, addi, jalr waits 1, pc set in its last: 4 + 1 + 1, nop", 7},
                             {130, "feq, jalr waits 2, no refetch: 3 + 1, nop", 5},
                             {131, "feq, jal waits 2, the straddle's second fetch: 3 + 1 + 1, addi, nop", 7},
+                            // The handler's csrw mepc waits a cycle for the held fadd's result.
+                            {145, "1 + 3 x (fdiv 7, fadd held, 3, 1 + 9, 2) + 2", 1 + 3 * 22 + 2},
                         });
 }
 
