@@ -549,7 +549,9 @@ void Hart::apu_port_contention(const DecodedInsn& d) {
         return;
     }
     add_stall(StallKind::FpuDependency, 1);
-    if (c != InsnClass::Jump) held_in_ex(); // a jump's target comes after it anyway
+    // A jal whose target was fetched while it waited in ID has that target in ID behind it now: a jump there
+    // sets the pc as it waits (jump_target_prefetched). Otherwise the target comes after it anyway.
+    if (c != InsnClass::Jump || jump_target_prefetched(issue_, d.dst)) held_in_ex();
 }
 
 bool Hart::jalr_behind_holds_write(uint32_t next_pc) const {

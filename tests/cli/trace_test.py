@@ -265,6 +265,12 @@ CASES = {
     148: [("cv.setupi", {}, 1), ("fsqrt.s", {}, 24),
           ("csrw", {"control": 4, "fpu_dependency": 19, "multi_cycle": 3}, 4), ("mret", {"control": 4}, 5),
           ("nop", {}, 1), ("nop", {}, 1)],
+    # The div/sqrt result, held back by the mulh, holds the jal behind it a cycle in EX; the jump at its
+    # target then needs no refetch (149), unless the first jal paid its own (150).
+    149: [("fdiv.s", {}, 1), ("nop", {}, 1), ("li", {}, 1), ("mulhsu", {"multi_cycle": 4}, 5),
+          ("j", {"fpu_dependency": 1}, 2), ("j", {}, 1), ("nop", {}, 1)],
+    150: [("fdiv.s", {}, 1), ("nop", {}, 1), ("nop", {}, 1), ("nop", {}, 1),
+          ("j", {"control": 1, "fpu_dependency": 1}, 3), ("j", {"control": 1}, 2), ("nop", {}, 1)],
 }
 
 

@@ -381,6 +381,13 @@ _start:
     la t4, 1f
     BEGIN; cv_setupi 0, 1, 2f; fsqrt.s f3, f2; csrw mvendorid, zero; 1: nop; nop; 2: END(148)
     csrw mtvec, zero
+    /* A jal that waited in ID behind a mulh has its target fetched; when the div/sqrt result, held back
+     * while the mulh ran (mulh_active), takes the ALU port in the jal's EX cycle, the jal stays there a cycle
+     * and the jump at its target waits in ID behind it, setting the pc as it waits: no refetch (149). Not
+     * when the first jal paid its refetch (150). -2^-149 / 2^127 skips the iterations: 5 cycles. */
+    li t3, 0x80000001; fmv.w.x f20, t3; li t3, 0x7f000000; fmv.w.x f21, t3
+    BEGIN; fdiv.s f3, f20, f21, rup; nop; li a0, 7; mulhsu a0, a0, a2; j 1f; nop; 1: j 2f; nop; 2: nop; END(149)
+    BEGIN; fdiv.s f3, f20, f21, rup; nop; nop; nop; j 1f; nop; 1: j 2f; nop; 2: nop; END(150)
 
     li t5, 1
     la t6, tohost
@@ -404,4 +411,4 @@ one:    .word 0x3f800000, 0x40400000, 0x40000000
 halves: .word 0xffff3c00, 0xffff4200, 0x42003c00, 0x42004200
 divsqrt_operands: .word 0x41100000, 0x41000000, 0x40100000, 0x43800000, 0x71800000, 0x03800000, 3, 1
     .globl results
-results: .space 4 * 149
+results: .space 4 * 151

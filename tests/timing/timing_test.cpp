@@ -20,7 +20,7 @@ std::vector<uint32_t> measure(const CoreTiming& timing) {
     const CoreStats& stats = machine.hart().stats();
     EXPECT_EQ(machine.hart().cycle(), stats.instret() + stats.total_stalls())
         << "every cycle is an issue or a stall";
-    std::vector<uint32_t> words(149);
+    std::vector<uint32_t> words(151);
     machine.memory().read_bytes(*elf.symbol("results"), words.data(), words.size() * 4);
     std::vector<uint32_t> cost(words.size());
     for (size_t i = 0; i < words.size(); ++i)
@@ -281,6 +281,11 @@ TEST(Timing, HazardSequencesWithSingleCycleFpu) {
                            {147, "1 + 3 x (fsqrt, nop, 19 + 9, nop) + 2 refetches", 1 + 3 * 31 + 2},
                            // A loop of count 1 is decoded in DECODE.
                            {148, "1 + fsqrt, the csrw's wait 19 + 4, 9, 2", 1 + 35},
+                           // The div/sqrt result held back by a mulh takes the ALU port in the next EX cycle,
+                           // a jal's: it stays a cycle. Behind the mulh the jal's target was fetched, so the
+                           // jump there waits in ID and sets the pc meanwhile: no refetch.
+                           {149, "fdiv, nop, li, mulhsu 5, j 1 + 1, j 1, nop", 12},
+                           {150, "fdiv, 3 nops, j with its refetch 2 + 1, j 2, nop", 10},
                        });
 }
 
