@@ -40,11 +40,11 @@ XPULP_ARCH = "_xcvmem_xcvmac_xcvalu_xcvbi_xcvbitmanip_xcvsimd"
 
 
 class Generator(gp.ProgramGenerator):
-    def __init__(self, seed, length, xpulp):
+    def __init__(self, seed, length, xpulp, traps=False):
         super().__init__(seed, length)
         kinds = [(f, w) for f, w in self.kinds if "zfh" not in f.__name__]
         kinds += [(self.g_misaligned, 4), (self.g_div_small, 3), (self.g_divsqrt_chain, 3),
-                  (self.g_write_after_load, 4)]
+                  (self.g_write_after_load, 4)] + ([(self.g_trap, 3)] if traps else [])
         if xpulp:
             kinds += [(self.g_x_alu, 6), (self.g_x_mac, 4), (self.g_x_simd, 6), (self.g_x_mem, 5),
                       (self.g_x_branch, 2), (self.g_x_hwloop, 3)]
@@ -55,6 +55,7 @@ class Generator(gp.ProgramGenerator):
                     (self.g_fp_move, 3), (self.g_fp_value, 2), (self.g_fp_csr, 2), (self.g_misaligned, 3),
                     (self.g_div_small, 2), (self.g_divsqrt_chain, 2), (self.g_write_after_load, 3),
                     (self.g_x_alu, 4), (self.g_x_mac, 4), (self.g_x_simd, 4), (self.g_x_mem, 4)]
+            body += [(self.g_trap, 2)] if traps else []
             self.body_funcs = [k for k, _ in body]
             self.body_weights = [w for _, w in body]
         self.kind_funcs = [k for k, _ in kinds]
@@ -102,6 +103,11 @@ class Generator(gp.ProgramGenerator):
                                   f"mul {gp.xr(self.rd())}, {gp.xr(d)}, {gp.xr(self.rs())}",
                                   f"sw {gp.xr(d)}, {self.data_offset(4)}({base})"])
         self.add([f"lw {gp.xr(d)}, {self.data_offset(4)}({base})", follow])
+
+    def g_trap(self):
+        # A 4-byte instruction that traps: the handler (TRAP_HANDLER) returns past it.
+        trap = self.rng.choice(["ecall", "ebreak", "csrw mvendorid, zero"])
+        self.add([".option push", ".option norvc", trap, ".option pop"])
 
     def g_x_alu(self):
         rng = self.rng
@@ -194,7 +200,7 @@ class Generator(gp.ProgramGenerator):
         """Lines of random blocks that a hardware loop may hold: no branch, jump, fence or compressed form
         (the loop macros turn RVC off), at least `at_least` of them."""
         outer, self.blocks = self.blocks, []
-        while sum(len(b.lines) for b in self.blocks) < at_least:
+        while sum(b.instr_count() for b in self.blocks) < at_least:
             self.rng.choices(self.body_funcs, self.body_weights)[0]()
         lines = [line for b in self.blocks for line in b.lines]
         self.blocks = outer
@@ -227,18 +233,62 @@ class Generator(gp.ProgramGenerator):
         self.add(outer + self.loop_body(rng.randint(0, 2)) + inner + self.loop_body(2) + ["2: cv_loop_end"])
 
 
-def bare_program(text):
-    """A generated program, set up for the RTL test bench: FP on, counters on, mcycle read into the two
-    words before the signature, the exit register in place of the exit call."""
+# Adds mepc + mcause of every trap to the word before the two mcycle reads, then returns as the CV32E40P
+# manual's hardware-loop chapter asks of an ecall or ebreak handler: from a loop's last instruction it
+# counts the round itself, to the loop's start or past its end, and otherwise past the 4-byte instruction.
+# It saves its registers below the signature. mtvec takes a 256-byte aligned base: .balign would move the
+# text's start instead.
+TRAP_HANDLER = """
+    .option push
+    .option norvc
+    .skip (256 - ((0x80 + (. - _start)) & 255)) & 255
+trap_handler:
+    sw t0, -280(s1)
+    sw t1, -276(s1)
+    sw t2, -272(s1)
+    csrr t0, mepc
+    csrr t1, mcause
+    add t1, t1, t0
+    lw t2, -268(s1)
+    add t2, t2, t1
+    sw t2, -268(s1)
+{loops}
+3:  addi t0, t0, 4
+4:  csrw mepc, t0
+    lw t2, -272(s1)
+    lw t1, -276(s1)
+    lw t0, -280(s1)
+    mret
+    .option pop
+"""
+LOOP_ROUND = """    csrr t1, {end}
+    addi t1, t1, -4
+    bne t0, t1, {next}
+    csrr t1, {count}
+    beqz t1, {next}
+    addi t1, t1, -1
+    cv_count {loop}, t1
+    beqz t1, 3f
+    csrr t0, {start}
+    j 4f
+"""
+HANDLER_LOOPS = (LOOP_ROUND.format(loop=0, start="0xcc0", end="0xcc1", count="0xcc2", next="1f") + "1:\n" +
+                 LOOP_ROUND.format(loop=1, start="0xcc4", end="0xcc5", count="0xcc6", next="3f"))
+
+
+def bare_program(text, xpulp):
+    """A generated program, set up for the RTL test bench: FP on, counters on, the trap handler in mtvec,
+    the trap sum and mcycle read into the three words before the signature, the exit register in place of
+    the exit call."""
     text = text.replace("_start:\n", "_start:\n    li t0, 0x6000\n    csrs mstatus, t0\n"
-                        "    csrw mcountinhibit, zero\n", 1)
+                        "    csrw mcountinhibit, zero\n    la t0, trap_handler\n    csrw mtvec, t0\n", 1)
     text = text.replace("    la t6, init_table\n", "    csrr t0, mcycle\n    sw t0, -264(s1)\n"
                         "    la t6, init_table\n", 1)
-    calls = text.index("    li a7, 64")
-    after = text.index("\n", text.index("ecall", text.index("    li a7, 93"))) + 1
+    calls = text.rindex("    li a7, 64")  # the exit sequence; a random block may hold the same li
+    after = text.index("\n", text.index("ecall", text.index("    li a7, 93", calls))) + 1
     text = (text[:calls] + "    csrr t0, mcycle\n    sw t0, -260(s1)\n    li t0, 0x20000004\n    sw zero, 0(t0)\n"
-            "1:  j 1b\n" + text[after:])
-    text = text.replace("signature:\n", "begin_signature:\n    .space 8\nsignature:\n", 1)
+            "1:  j 1b\n" + TRAP_HANDLER.format(loops=HANDLER_LOOPS if xpulp else "") + text[after:])
+    text = text.replace("signature:\n", "trap_save:\n    .space 12\nbegin_signature:\n    .space 12\nsignature:\n", 1)
     return text.replace("init_table:\n", "end_signature:\ninit_table:\n", 1)
 
 
@@ -284,21 +334,26 @@ class Runner:
         return signature.read_text().split(), lines[exits[-1] + 1:]
 
 
+def cycles(words):
+    """The cycles between a random program's two mcycle reads (words 1 and 2; word 0 sums its traps)."""
+    return int(words[2], 16) - int(words[1], 16)
+
+
 def difference(words):
-    """None when both runs agree, else what differs (cycles: the two mcycle reads; then the signature)."""
+    """None when both runs agree, else what differs: cycles, the trap sum, then the signature's words."""
     if isinstance(words, str):
         return words
     ours, rtl = words
-    ours_cycles, rtl_cycles = int(ours[1], 16) - int(ours[0], 16), int(rtl[1], 16) - int(rtl[0], 16)
-    differing = [i - 2 for i, (a, b) in enumerate(zip(ours, rtl)) if i > 1 and a != b]
-    if ours_cycles == rtl_cycles and not differing and len(ours) == len(rtl):
+    differing = [i - 3 for i, (a, b) in enumerate(zip(ours, rtl)) if i > 2 and a != b]
+    traps = "" if ours[0] == rtl[0] else f"; trap sums: pulpsim {ours[0]}, RTL {rtl[0]}"
+    if cycles(ours) == cycles(rtl) and not traps and not differing and len(ours) == len(rtl):
         return None
-    return f"cycles: pulpsim {ours_cycles}, RTL {rtl_cycles}; signature words that differ: {differing[:12]}"
+    return f"cycles: pulpsim {cycles(ours)}, RTL {cycles(rtl)}{traps}; signature words that differ: {differing[:12]}"
 
 
 def random_programs(runner, args):
     def one(seed):
-        text = bare_program(Generator(seed, args.length, args.xpulp).generate())
+        text = bare_program(Generator(seed, args.length, args.xpulp, args.traps).generate(), args.xpulp)
         return seed, difference(runner.run(f"seed{seed}", text))
 
     failing = 0
@@ -315,24 +370,23 @@ def random_programs(runner, args):
 
 def shrink(runner, args):
     """Drops blocks of the program while the cycle counts still differ (its results may change)."""
-    generator = Generator(args.seed, args.length, args.xpulp)
+    generator = Generator(args.seed, args.length, args.xpulp, args.traps)
     generator.generate_body()
     after_body = generator.rng.getstate()  # the register and data values come after the body
 
     def text_of(blocks):
-        program = Generator(args.seed, args.length, args.xpulp)
+        program = Generator(args.seed, args.length, args.xpulp, args.traps)
         program.blocks = [copy.copy(b) for b in blocks]
         program.generate_body = program.resolve_targets
         program.rng.setstate(after_body)
-        return bare_program(program.generate())
+        return bare_program(program.generate(), args.xpulp)
 
     def still_differs(blocks):
         try:
             words = runner.run(f"shrink{args.seed}", text_of(blocks))
         except subprocess.CalledProcessError:
             return False
-        return not isinstance(words, str) and difference(words) is not None and \
-            int(words[0][1], 16) - int(words[0][0], 16) != int(words[1][1], 16) - int(words[1][0], 16)
+        return not isinstance(words, str) and cycles(words[0]) != cycles(words[1])
 
     blocks = list(generator.blocks)
     if not still_differs(blocks):
@@ -421,6 +475,8 @@ def main():
     parser.add_argument("--latency", choices=["00", "22"], default="00",
                         help="FPU_ADDMUL_LAT and FPU_OTHERS_LAT, with the matching --set for pulpsim")
     parser.add_argument("--xpulp", action="store_true", help="random programs use Xpulp instructions too")
+    parser.add_argument("--traps", action="store_true",
+                        help="random programs trap too (ecall, ebreak, an illegal CSR write), in loops as well")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--count", type=int, default=100)
     parser.add_argument("--length", type=int, default=300, help="instructions in a random body, at least")
