@@ -345,7 +345,8 @@ _start:
     /* An mret after a trap in a loop body is a flush as well: 137 and 138 pay the refetch at each jump back,
      * 139 does not. An mret to the loop's end (140: an ecall as the last instruction) leaves the loop after
      * one round, as the controller counts a round when the last instruction is decoded (hwlp_dec_cnt_o), and
-     * a trapping one is not. The loop stays set up with its count: 140 comes last. */
+     * a trapping one is not. The loop stays set up with its count: the cases after it set theirs up with
+     * cv.setupi, which writes start, end and count at once. */
     la t3, trap_return
     csrw mtvec, t3
     la t4, 1f
