@@ -375,7 +375,10 @@ bool decode_xcvsimd(uint32_t raw, DecodedInsn& d) {
         const U v = s.zext ? imm6 : static_cast<U>(static_cast<S>(imm6 << 26) >> 26);
         d.imm = static_cast<S>(s.width == 16 ? splat<16>(v) : splat<8>(v));
         d.rs2 = 0;
-        d.src[1] = kZeroSlot;
+        // CV32E40P's decoder keeps rs2 in use for extract and insert, whose funct3 is a register form's
+        // (regb_used_o, and the APU's read check): the rs2 field, x1 for a .b index of 2 or 3, waits as a
+        // source would.
+        d.src[1] = f3 < 6 ? xsrc(rs2(raw)) : kZeroSlot;
     }
     if (s.unary) d.src[1] = kZeroSlot;
     if (s.acc) d.src[2] = xsrc(d.rd);

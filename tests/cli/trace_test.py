@@ -271,6 +271,10 @@ CASES = {
           ("j", {"fpu_dependency": 1}, 2), ("j", {}, 1), ("nop", {}, 1)],
     150: [("fdiv.s", {}, 1), ("nop", {}, 1), ("nop", {}, 1), ("nop", {}, 1),
           ("j", {"control": 1, "fpu_dependency": 1}, 3), ("j", {"control": 1}, 2), ("nop", {}, 1)],
+    # The rs2 field of a .b insert or extract at index 2 or 3 is x1, which waits for the load to ra.
+    151: [("lbu", {}, 2), ("cv.insert.b", {"load_use": 1}, 1)],
+    152: [("lbu", {}, 1), ("cv.insert.b", {}, 1)],
+    153: [("lw", {}, 2), ("cv.extractu.b", {"load_use": 1}, 1)],
 }
 
 

@@ -389,6 +389,12 @@ _start:
     li t3, 0x80000001; fmv.w.x f20, t3; li t3, 0x7f000000; fmv.w.x f21, t3
     BEGIN; fdiv.s f3, f20, f21, rup; nop; li a0, 7; mulhsu a0, a0, a2; j 1f; nop; 1: j 2f; nop; 2: nop; END(149)
     BEGIN; fdiv.s f3, f20, f21, rup; nop; nop; nop; j 1f; nop; 1: j 2f; nop; 2: nop; END(150)
+    /* cv.insert and cv.extract(u) keep rs2 in use (cv32e40p_decoder.sv: regb_used_o, their funct3 being a
+     * register form's), and their rs2 field is bits 4:1 of the index: x1 for a .b index of 2 or 3, which waits
+     * for a load to ra as a source would (151, 153), not for an index of 1 (152). */
+    BEGIN; lbu ra, 0(s1); cv.insert.b a4, a0, 3; END(151)
+    BEGIN; lbu ra, 0(s1); cv.insert.b a4, a0, 1; END(152)
+    BEGIN; lw ra, 0(s1); cv.extractu.b a4, a0, 2; END(153)
 
     li t5, 1
     la t6, tohost
@@ -412,4 +418,4 @@ one:    .word 0x3f800000, 0x40400000, 0x40000000
 halves: .word 0xffff3c00, 0xffff4200, 0x42003c00, 0x42004200
 divsqrt_operands: .word 0x41100000, 0x41000000, 0x40100000, 0x43800000, 0x71800000, 0x03800000, 3, 1
     .globl results
-results: .space 4 * 151
+results: .space 4 * 154

@@ -20,7 +20,7 @@ std::vector<uint32_t> measure(const CoreTiming& timing) {
     const CoreStats& stats = machine.hart().stats();
     EXPECT_EQ(machine.hart().cycle(), stats.instret() + stats.total_stalls())
         << "every cycle is an issue or a stall";
-    std::vector<uint32_t> words(151);
+    std::vector<uint32_t> words(154);
     machine.memory().read_bytes(*elf.symbol("results"), words.data(), words.size() * 4);
     std::vector<uint32_t> cost(words.size());
     for (size_t i = 0; i < words.size(); ++i)
@@ -286,6 +286,11 @@ TEST(Timing, HazardSequencesWithSingleCycleFpu) {
                            // jump there waits in ID and sets the pc meanwhile: no refetch.
                            {149, "fdiv, nop, li, mulhsu 5, j 1 + 1, j 1, nop", 12},
                            {150, "fdiv, 3 nops, j with its refetch 2 + 1, j 2, nop", 10},
+                           // cv.insert and cv.extract(u) keep rs2 in use (regb_used_o): their rs2 field, x1
+                           // for a .b index of 2 or 3, waits for a load as a source would.
+                           {151, "lbu ra, cv.insert.b at index 3: 1 + 1 stall + 1", 3},
+                           {152, "lbu ra, cv.insert.b at index 1 (rs2 field x0): 1 + 1", 2},
+                           {153, "lw ra, cv.extractu.b at index 2: 1 + 1 stall + 1", 3},
                        });
 }
 
