@@ -131,7 +131,11 @@ struct alignas(64) DecodedInsn {
     // unusable when the next instruction issues.
     uint64_t src_mask = 0;
     uint64_t pend_mask = 0;
+    // The bits of src_mask that the operand check clears from pending_: all but those of fields only the APU
+    // dispatcher compares (apu_checks_field), whose register may still wait for a load.
+    uint64_t settle_mask = 0;
 };
+static_assert(sizeof(DecodedInsn) == 64);
 
 // An instruction that writes an integer register through the ALU port (ALU, multiplier, divider and CSR
 // instructions; not a jump, whose link write the RTL lets through) right behind a load to the same register

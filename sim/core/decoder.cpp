@@ -40,8 +40,15 @@ DecodedInsn decode(uint32_t raw, const CoreTiming& timing) {
     d.ready_code = static_cast<uint16_t>(ready_entry(d.latency, cause));
     if (d.cls == InsnClass::Fp || d.cls == InsnClass::FpDivSqrt) d.fast = FastOp::FpuOp;
     if (d.cost != 1) d.fast = FastOp::None; // the inline loop counts one cycle for them
+    // Sources in fp_result_slot here are fields only the APU dispatcher compares (apu_checks_field).
+    uint64_t apu_fields = 0;
     for (const uint8_t s : d.src)
-        if (s < kZeroSlot) d.src_mask |= uint64_t{1} << s;
+        if (s < kZeroSlot)
+            d.src_mask |= uint64_t{1} << s;
+        else if (s >= kFpResultSlot)
+            apu_fields |= uint64_t{1} << (s - kFpResultSlot);
+    d.settle_mask = d.src_mask;
+    d.src_mask |= apu_fields;
     // The next instruction issues at least `cost` cycles later: a result that takes no longer is ready then.
     if (d.dst < kZeroSlot && d.latency > d.cost) d.pend_mask = uint64_t{1} << d.dst;
     // Unless it reads its destination anyway, an instruction that is no FP operation waits for an FP result
@@ -54,6 +61,7 @@ DecodedInsn decode(uint32_t raw, const CoreTiming& timing) {
         if (spare != std::end(d.src)) {
             *spare = waits_for_load_result(d) ? d.dst : fp_result_slot(d.dst);
             d.src_mask |= uint64_t{1} << d.dst;
+            d.settle_mask |= uint64_t{1} << d.dst;
         }
     }
     return d;

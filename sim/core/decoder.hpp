@@ -1,7 +1,10 @@
 // Instruction decoding: raw encoding -> DecodedInsn. Each extension file decodes its own opcodes.
 #pragma once
 
+#include <algorithm>
+#include <cassert>
 #include <cstdint>
+#include <iterator>
 
 #include "core/decoded_insn.hpp"
 #include "core/hart.hpp"
@@ -100,6 +103,22 @@ inline void shape_i(DecodedInsn& d, uint32_t raw, ExecFn fn, InsnClass cls = Ins
     d.src[0] = xsrc(d.rs1);
     d.dst = xdst(d.rd);
     d.cls = cls;
+}
+
+// CV32E40P's APU dispatcher holds an instruction in ID while an FP result is in flight to a register one of
+// its ALU operand selects names, and the decoder leaves those selects at their defaults (rs1 and rs2) for
+// instructions whose fields there hold an immediate or nothing: the SYSTEM instructions, fence and the
+// immediate forms of the hardware-loop set-up (cv32e40p_id_stage.sv: apu_read_regs; cv32e40p_apu_disp.sv:
+// read_dep_o). Integer register `reg` of such a field is a source that waits for an FP result only (its
+// fp_result_slot), not for a load. x0 is left out: no FP result to it is tracked.
+inline void apu_checks_field(DecodedInsn& d, unsigned reg) {
+    const uint8_t slot = xsrc(reg);
+    if (slot == kZeroSlot || std::ranges::find(d.src, slot) != std::end(d.src) ||
+        std::ranges::find(d.src, fp_result_slot(slot)) != std::end(d.src))
+        return;
+    uint8_t* spare = std::ranges::find(d.src, kZeroSlot);
+    assert(spare != std::end(d.src));
+    if (spare != std::end(d.src)) *spare = fp_result_slot(slot);
 }
 
 } // namespace isa

@@ -635,7 +635,7 @@ class Hart {
         if (ready_cycle(need) > cycle_) [[unlikely]]
             stall_on_operands(need);
         // Every source is ready from here on (cycle_ never goes back past an issue).
-        pending_ &= ~d.src_mask;
+        pending_ &= ~d.settle_mask;
     }
     template <bool kFetchModel, bool kObserved> void run_loop();
     template <bool kFetchModel> void run_inline();

@@ -275,6 +275,11 @@ CASES = {
     151: [("lbu", {}, 2), ("cv.insert.b", {"load_use": 1}, 1)],
     152: [("lbu", {}, 1), ("cv.insert.b", {}, 1)],
     153: [("lw", {}, 2), ("cv.extractu.b", {"load_use": 1}, 1)],
+    154: [("fcvt.w.s", {}, 1), ("fence", {"control": 3}, 4)],
+    155: [("fcvt.w.s", {}, 1), ("fence", {"control": 3}, 4)],
+    156: [("fcvt.w.s", {}, 1), ("fence", {"control": 3}, 4)],
+    157: [("fcvt.w.s", {}, 1), ("cv.setupi", {}, 1)] + [ADDI1] * 12,
+    158: [("lw", {}, 1), ("fence", {"control": 3}, 4)],
 }
 
 

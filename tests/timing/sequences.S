@@ -395,6 +395,22 @@ _start:
     BEGIN; lbu ra, 0(s1); cv.insert.b a4, a0, 3; END(151)
     BEGIN; lbu ra, 0(s1); cv.insert.b a4, a0, 1; END(152)
     BEGIN; lw ra, 0(s1); cv.extractu.b a4, a0, 2; END(153)
+    /* The APU dispatcher holds an instruction in ID while an FP result is in flight to a register its ALU
+     * operand selects name (cv32e40p_id_stage.sv: apu_read_regs), rs1 and rs2 by default, also where those
+     * fields hold no register: fence's rs2 field is x31 for iorw, iorw (154) and x19 for rw, rw (156, not
+     * a5: 155); cv.setupi's is the count's low bits, x4 for 4 (157). Only at FPU latency 1 or more, and not
+     * for a load (158). */
+    BEGIN; fcvt.w.s t6, f21; fence; END(154)
+    BEGIN; fcvt.w.s a5, f21; fence rw, rw; END(155)
+    BEGIN; fcvt.w.s s3, f21; fence rw, rw; END(156)
+    BEGIN
+    fcvt.w.s tp, f21
+    cv_setupi 0, 4, 2f
+    addi a0, a0, 1
+    addi a1, a1, 1
+    addi a4, a4, 1
+2:  END(157)
+    BEGIN; lw t6, 0(s1); fence; END(158)
 
     li t5, 1
     la t6, tohost
@@ -418,4 +434,4 @@ one:    .word 0x3f800000, 0x40400000, 0x40000000
 halves: .word 0xffff3c00, 0xffff4200, 0x42003c00, 0x42004200
 divsqrt_operands: .word 0x41100000, 0x41000000, 0x40100000, 0x43800000, 0x71800000, 0x03800000, 3, 1
     .globl results
-results: .space 4 * 154
+results: .space 4 * 159

@@ -20,7 +20,7 @@ std::vector<uint32_t> measure(const CoreTiming& timing) {
     const CoreStats& stats = machine.hart().stats();
     EXPECT_EQ(machine.hart().cycle(), stats.instret() + stats.total_stalls())
         << "every cycle is an issue or a stall";
-    std::vector<uint32_t> words(154);
+    std::vector<uint32_t> words(159);
     machine.memory().read_bytes(*elf.symbol("results"), words.data(), words.size() * 4);
     std::vector<uint32_t> cost(words.size());
     for (size_t i = 0; i < words.size(); ++i)
@@ -291,6 +291,12 @@ TEST(Timing, HazardSequencesWithSingleCycleFpu) {
                            {151, "lbu ra, cv.insert.b at index 3: 1 + 1 stall + 1", 3},
                            {152, "lbu ra, cv.insert.b at index 1 (rs2 field x0): 1 + 1", 2},
                            {153, "lw ra, cv.extractu.b at index 2: 1 + 1 stall + 1", 3},
+                           // fence takes 4 cycles; with FPU latency 0 no FP result is in flight behind it.
+                           {154, "fcvt.w.s t6, fence (rs2 field x31): 1 + 4", 5},
+                           {155, "fcvt.w.s a5, fence rw, rw: 1 + 4", 5},
+                           {156, "fcvt.w.s s3, fence rw, rw (rs2 field x19): 1 + 4", 5},
+                           {157, "fcvt.w.s tp, cv.setupi 0, 4 (rs2 field x4), 4 x 3 addi: 1 + 1 + 12", 14},
+                           {158, "lw t6, fence: 1 + 4", 5},
                        });
 }
 
@@ -352,6 +358,13 @@ TEST(Timing, FpuLatencyFromTheConfiguration) {
                             {131, "feq, jal waits 2, the straddle's second fetch: 3 + 1 + 1, addi, nop", 7},
                             // The handler's csrw mepc waits a cycle for the held fadd's result.
                             {145, "1 + 3 x (fdiv 7, fadd held, 3, 1 + 9, 2) + 2", 1 + 3 * 22 + 2},
+                            // Fields that are no register wait for an FP result to the register they name
+                            // (apu_read_regs): fcvt.w.s's is ready 3 cycles after it issues.
+                            {154, "fcvt.w.s t6, fence waits 2 for x31: 1 + 2 + 4", 7},
+                            {155, "fcvt.w.s a5, fence rw, rw does not wait: 1 + 4", 5},
+                            {156, "fcvt.w.s s3, fence rw, rw waits 2 for x19: 1 + 2 + 4", 7},
+                            {157, "fcvt.w.s tp, cv.setupi 0, 4 waits 2 for x4: 1 + 2 + 1 + 12", 16},
+                            {158, "lw t6, fence waits for no load: 1 + 4", 5},
                         });
 }
 
