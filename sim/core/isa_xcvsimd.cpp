@@ -32,6 +32,8 @@ struct OpBase {
     static constexpr bool kZext = false;  // .sci immediate zero-extended (sign-extended otherwise)
     static constexpr bool kAcc = false;   // reads rD (accumulation or partial update)
     static constexpr bool kUnary = false; // the rs2 field must be zero
+    // .sci: the immediates CV32E40P's decoder accepts are those below this (others are illegal).
+    template <unsigned W> static constexpr unsigned kImmLimit = 64;
     static constexpr InsnClass kCls = InsnClass::Alu;
 };
 
@@ -84,14 +86,17 @@ struct Maxu : Lanewise<Maxu> {
 // Shift amounts use the low log2(W) bits of each lane.
 struct Srl : Lanewise<Srl> {
     static constexpr bool kZext = true;
+    template <unsigned W> static constexpr unsigned kImmLimit = W; // a shift by the lane width or more
     template <unsigned W> static U lane(U a, U b) { return a >> (b & (W - 1)); }
 };
 struct Sra : Lanewise<Sra> {
     static constexpr bool kZext = true;
+    template <unsigned W> static constexpr unsigned kImmLimit = W; // a shift by the lane width or more
     template <unsigned W> static U lane(U a, U b) { return static_cast<U>(sext<W>(a) >> (b & (W - 1))); }
 };
 struct Sll : Lanewise<Sll> {
     static constexpr bool kZext = true;
+    template <unsigned W> static constexpr unsigned kImmLimit = W; // a shift by the lane width or more
     template <unsigned W> static U lane(U a, U b) { return a << (b & (W - 1)); }
 };
 struct Or : Lanewise<Or> {
@@ -125,6 +130,7 @@ template <typename Rel, bool Unsigned = false> struct Cmp : Lanewise<Cmp<Rel, Un
 // ---- bit manipulation (immediate lane index in the low bits of the .sci vector) ----
 template <bool Signed> struct Extract : OpBase {
     static constexpr bool kZext = true;
+    template <unsigned W> static constexpr unsigned kImmLimit = 32 / W; // a lane index
     template <unsigned W> static U vec(U a, U imm, U) {
         const U v = (a >> ((imm & (32 / W - 1)) * W)) & kMask<W>;
         return Signed ? static_cast<U>(sext<W>(v)) : v;
@@ -132,6 +138,7 @@ template <bool Signed> struct Extract : OpBase {
 };
 struct Insert : OpBase {
     static constexpr bool kZext = true, kAcc = true;
+    template <unsigned W> static constexpr unsigned kImmLimit = 32 / W;
     template <unsigned W> static U vec(U a, U imm, U c) {
         const unsigned s = (imm & (32 / W - 1)) * W;
         return (c & ~(kMask<W> << s)) | ((a & kMask<W>) << s);
@@ -166,6 +173,7 @@ struct Shuffle : OpBase {
 };
 // cv.shuffle.sci.h: selectors I1 (upper lane) and I0 (lower lane).
 struct ShuffleImmH : Shuffle {
+    template <unsigned W> static constexpr unsigned kImmLimit = 4; // a lane bit for each of the two
     template <unsigned W> static U vec(U a, U imm, U c) {
         return Shuffle::vec<16>(a, (((imm >> 1) & 1) << 16) | (imm & 1), c);
     }
@@ -255,6 +263,7 @@ struct Slot {
     uint8_t width = 16;
     bool imm = false, zext = false, acc = false, unary = false;
     InsnClass cls = InsnClass::Alu;
+    uint8_t imm_limit = 64; // Op::kImmLimit
 };
 using Table = std::array<Slot, 2 * 32 * 2 * 8>;
 
@@ -264,7 +273,8 @@ constexpr unsigned index(unsigned f, unsigned funct5, unsigned b25, unsigned f3)
 // Registers the W-bit, mode-M flavour of Op. Immediate forms own bit 25 (an immediate bit).
 template <typename Op, unsigned W, Mode M>
 constexpr void put(Table& t, unsigned f, unsigned funct5, unsigned f3, unsigned b25 = 0) {
-    const Slot s{simd<Op, W, M>, W, M == kSCI, Op::kZext, Op::kAcc, Op::kUnary, Op::kCls};
+    Slot s{simd<Op, W, M>, W, M == kSCI, Op::kZext, Op::kAcc, Op::kUnary, Op::kCls};
+    s.imm_limit = Op::template kImmLimit<W>;
     if (M == kSCI) {
         t[index(f, funct5, 0, f3)] = s;
         t[index(f, funct5, 1, f3)] = s;
@@ -372,6 +382,7 @@ bool decode_xcvsimd(uint32_t raw, DecodedInsn& d) {
     shape_r(d, raw, s.fn, s.cls);
     if (s.imm) {
         const U imm6 = b25 | (((raw >> 20) & 31) << 1);
+        if (imm6 >= s.imm_limit) return false;
         const U v = s.zext ? imm6 : static_cast<U>(static_cast<S>(imm6 << 26) >> 26);
         d.imm = static_cast<S>(s.width == 16 ? splat<16>(v) : splat<8>(v));
         d.rs2 = 0;

@@ -46,6 +46,16 @@ TEST_CASE(33, a6, 0x66C5857B, ILLEGAL(0x66C5857B))  /* cv.subrotmj with bit 25 s
 TEST_CASE(34, a6, 0x7CC5857B, ILLEGAL(0x7CC5857B))  /* SIMD F=1 funct5 01111 */
 TEST_CASE(35, a6, 0x84C5857B, ILLEGAL(0x84C5857B))  /* SIMD F=1 funct5 10000 */
 TEST_CASE(36, a6, 0xFEC5F57B, ILLEGAL(0xFEC5F57B))  /* SIMD F=1 funct5 11111 */
+/* Immediates CV32E40P's decoder rejects (cv32e40p_decoder.sv, "Imm6 restrictions"): shifts by the lane
+ * width or more, lane indices past the last lane, a .h shuffle selector above 3. */
+TEST_CASE(37, a6, 0x4085E57B, ILLEGAL(0x4085E57B))  /* cv.srl.sci.h by 16 */
+TEST_CASE(38, a6, 0x4BF5E57B, ILLEGAL(0x4BF5E57B))  /* cv.sra.sci.h by 63 */
+TEST_CASE(39, a6, 0x5045F57B, ILLEGAL(0x5045F57B))  /* cv.sll.sci.b by 8 */
+TEST_CASE(40, a6, 0xB815857B, ILLEGAL(0xB815857B))  /* cv.extract.h lane 2 */
+TEST_CASE(41, a6, 0xB825B57B, ILLEGAL(0xB825B57B))  /* cv.extractu.b lane 4 */
+TEST_CASE(42, a6, 0xBA15C57B, ILLEGAL(0xBA15C57B))  /* cv.insert.h lane 3 */
+TEST_CASE(43, a6, 0xB825D57B, ILLEGAL(0xB825D57B))  /* cv.insert.b lane 4 */
+TEST_CASE(44, a6, 0xC025E57B, ILLEGAL(0xC025E57B))  /* cv.shuffle.sci.h 4 */
 
 TEST_END
 
