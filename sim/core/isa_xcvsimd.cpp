@@ -34,6 +34,8 @@ struct OpBase {
     static constexpr bool kUnary = false; // the rs2 field must be zero
     // .sci: the immediates CV32E40P's decoder accepts are those below this (others are illegal).
     template <unsigned W> static constexpr unsigned kImmLimit = 64;
+    // .sci: the rs2 field, which holds immediate bits, is still read (CV32E40P's regb_used_o).
+    static constexpr bool kReadsRs2Field = false;
     static constexpr InsnClass kCls = InsnClass::Alu;
 };
 
@@ -131,6 +133,7 @@ template <typename Rel, bool Unsigned = false> struct Cmp : Lanewise<Cmp<Rel, Un
 template <bool Signed> struct Extract : OpBase {
     static constexpr bool kZext = true;
     template <unsigned W> static constexpr unsigned kImmLimit = 32 / W; // a lane index
+    static constexpr bool kReadsRs2Field = true;
     template <unsigned W> static U vec(U a, U imm, U) {
         const U v = (a >> ((imm & (32 / W - 1)) * W)) & kMask<W>;
         return Signed ? static_cast<U>(sext<W>(v)) : v;
@@ -139,6 +142,7 @@ template <bool Signed> struct Extract : OpBase {
 struct Insert : OpBase {
     static constexpr bool kZext = true, kAcc = true;
     template <unsigned W> static constexpr unsigned kImmLimit = 32 / W;
+    static constexpr bool kReadsRs2Field = true;
     template <unsigned W> static U vec(U a, U imm, U c) {
         const unsigned s = (imm & (32 / W - 1)) * W;
         return (c & ~(kMask<W> << s)) | ((a & kMask<W>) << s);
@@ -174,12 +178,14 @@ struct Shuffle : OpBase {
 // cv.shuffle.sci.h: selectors I1 (upper lane) and I0 (lower lane).
 struct ShuffleImmH : Shuffle {
     template <unsigned W> static constexpr unsigned kImmLimit = 4; // a lane bit for each of the two
+    static constexpr bool kReadsRs2Field = true;
     template <unsigned W> static U vec(U a, U imm, U c) {
         return Shuffle::vec<16>(a, (((imm >> 1) & 1) << 16) | (imm & 1), c);
     }
 };
 // cv.shuffleIK.sci.b: lane 3 from byte K, lanes 2..0 from I5:I4, I3:I2, I1:I0.
 template <unsigned K> struct ShuffleImmB : Shuffle {
+    static constexpr bool kReadsRs2Field = true;
     template <unsigned W> static U vec(U a, U imm, U c) {
         const U sel = (K << 24) | (((imm >> 4) & 3) << 16) | (((imm >> 2) & 3) << 8) | (imm & 3);
         return Shuffle::vec<8>(a, sel, c);
@@ -264,6 +270,7 @@ struct Slot {
     bool imm = false, zext = false, acc = false, unary = false;
     InsnClass cls = InsnClass::Alu;
     uint8_t imm_limit = 64; // Op::kImmLimit
+    bool reads_rs2_field = false;
 };
 using Table = std::array<Slot, 2 * 32 * 2 * 8>;
 
@@ -275,6 +282,7 @@ template <typename Op, unsigned W, Mode M>
 constexpr void put(Table& t, unsigned f, unsigned funct5, unsigned f3, unsigned b25 = 0) {
     Slot s{simd<Op, W, M>, W, M == kSCI, Op::kZext, Op::kAcc, Op::kUnary, Op::kCls};
     s.imm_limit = Op::template kImmLimit<W>;
+    s.reads_rs2_field = Op::kReadsRs2Field;
     if (M == kSCI) {
         t[index(f, funct5, 0, f3)] = s;
         t[index(f, funct5, 1, f3)] = s;
@@ -386,10 +394,12 @@ bool decode_xcvsimd(uint32_t raw, DecodedInsn& d) {
         const U v = s.zext ? imm6 : static_cast<U>(static_cast<S>(imm6 << 26) >> 26);
         d.imm = static_cast<S>(s.width == 16 ? splat<16>(v) : splat<8>(v));
         d.rs2 = 0;
-        // CV32E40P's decoder keeps rs2 in use for extract and insert, whose funct3 is a register form's
-        // (regb_used_o, and the APU's read check): the rs2 field, x1 for a .b index of 2 or 3, waits as a
-        // source would.
-        d.src[1] = f3 < 6 ? xsrc(rs2(raw)) : kZeroSlot;
+        // CV32E40P's decoder keeps rs2 in use (regb_used_o) for extract and insert, whose funct3 is a
+        // register form's, and for the shuffles: the rs2 field (x1 for a .b lane index of 2 or 3) waits for a
+        // load as a source would. It waits for an FP result too, as the APU's read check makes extract do;
+        // insert and the shuffles do not (their ALU operand b is rd or the immediate), which only FPU
+        // latencies of 1 or more can show.
+        d.src[1] = s.reads_rs2_field ? xsrc(rs2(raw)) : kZeroSlot;
     }
     if (s.unary) d.src[1] = kZeroSlot;
     if (s.acc) d.src[2] = xsrc(d.rd);

@@ -280,6 +280,9 @@ CASES = {
     156: [("fcvt.w.s", {}, 1), ("fence", {"control": 3}, 4)],
     157: [("fcvt.w.s", {}, 1), ("cv.setupi", {}, 1)] + [ADDI1] * 12,
     158: [("lw", {}, 1), ("fence", {"control": 3}, 4)],
+    159: [("lbu", {}, 2), ("cv.shufflei0.sci.b", {"load_use": 1}, 1)],
+    160: [("lw", {}, 2), ("cv.shuffle.sci.h", {"load_use": 1}, 1)],
+    161: [("lw", {}, 1), ("cv.shuffle.sci.h", {}, 1)],
 }
 
 

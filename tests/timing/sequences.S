@@ -411,6 +411,11 @@ _start:
     addi a4, a4, 1
 2:  END(157)
     BEGIN; lw t6, 0(s1); fence; END(158)
+    /* The immediate shuffles keep rs2 in use too (regb_used_o): the rs2 field, a3 for cv.shuffleI0.sci.b 26
+     * (159), ra for cv.shuffle.sci.h 3 (160, not 1: 161), waits for a load. */
+    BEGIN; lbu a3, 0(s1); cv.shufflei0.sci.b a4, a0, 26; END(159)
+    BEGIN; lw ra, 0(s1); cv.shuffle.sci.h a4, a0, 3; END(160)
+    BEGIN; lw ra, 0(s1); cv.shuffle.sci.h a4, a0, 1; END(161)
 
     li t5, 1
     la t6, tohost
@@ -434,4 +439,4 @@ one:    .word 0x3f800000, 0x40400000, 0x40000000
 halves: .word 0xffff3c00, 0xffff4200, 0x42003c00, 0x42004200
 divsqrt_operands: .word 0x41100000, 0x41000000, 0x40100000, 0x43800000, 0x71800000, 0x03800000, 3, 1
     .globl results
-results: .space 4 * 159
+results: .space 4 * 162

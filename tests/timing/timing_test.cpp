@@ -20,7 +20,7 @@ std::vector<uint32_t> measure(const CoreTiming& timing) {
     const CoreStats& stats = machine.hart().stats();
     EXPECT_EQ(machine.hart().cycle(), stats.instret() + stats.total_stalls())
         << "every cycle is an issue or a stall";
-    std::vector<uint32_t> words(159);
+    std::vector<uint32_t> words(162);
     machine.memory().read_bytes(*elf.symbol("results"), words.data(), words.size() * 4);
     std::vector<uint32_t> cost(words.size());
     for (size_t i = 0; i < words.size(); ++i)
@@ -297,6 +297,10 @@ TEST(Timing, HazardSequencesWithSingleCycleFpu) {
                            {156, "fcvt.w.s s3, fence rw, rw (rs2 field x19): 1 + 4", 5},
                            {157, "fcvt.w.s tp, cv.setupi 0, 4 (rs2 field x4), 4 x 3 addi: 1 + 1 + 12", 14},
                            {158, "lw t6, fence: 1 + 4", 5},
+                           // The immediate shuffles' rs2 field waits for a load (regb_used_o).
+                           {159, "lbu a3, cv.shuffleI0.sci.b 26 (rs2 field a3): 1 + 1 stall + 1", 3},
+                           {160, "lw ra, cv.shuffle.sci.h 3 (rs2 field ra): 1 + 1 stall + 1", 3},
+                           {161, "lw ra, cv.shuffle.sci.h 1 (rs2 field x0): 1 + 1", 2},
                        });
 }
 
