@@ -4,6 +4,7 @@
   compare.py random --rtl DIR [--seed S] [--count N] [--xpulp] [--latency 22]   random programs
   compare.py shrink SEED --rtl DIR [same options as random]                     the blocks that still differ
   compare.py snippet --rtl DIR 'lw a0, 0(s1); addi a0, a3, 1' ...               cycles of each snippet
+  compare.py legal --rtl DIR [simd custom1 custom2 op fp fma system]            which encodings trap
 
 A random program is tests/differential/gen_program.py's (RV32IMFC without Zfh, which CV32E40P v2 lacks),
 with more misaligned accesses, small divisors, div/sqrt chains and loads followed by writes, and with
@@ -468,10 +469,104 @@ def snippets(runner, args):
     return 1 if failing else 0
 
 
+# The core boots at 0x80 and mtvec keeps bits 31:8: the handler sits at 0x100. Each encoding runs with s3 = 0;
+# the handler sets s3 to mcause + 1 and returns past it; s3 goes to the encoding's signature word.
+LEGAL_PROGRAM = """    .text
+    .globl _start
+    .p2align 7
+_start:
+    j main
+    .org 0x80
+handler:
+    csrr s3, mcause
+    addi s3, s3, 1
+    csrr t6, mepc
+    addi t6, t6, 4
+    csrw mepc, t6
+    mret
+main:
+    li t0, 0x6000
+    csrs mstatus, t0
+    la t0, handler
+    csrw mtvec, t0
+    la s0, begin_signature
+    li t1, 0x01020304
+    li t2, 0x05060708
+    li s4, 0
+{body}
+    li t0, 0x20000004
+    sw zero, 0(t0)
+1:  j 1b
+    .data
+begin_signature:
+    .space {size}
+end_signature:
+"""
+
+
+def legal_words(family):
+    """Every encoding of one opcode family with rd = t2 and rs1 = t1, as far as the RTL has it (no FP16,
+    FP16alt or vectorial FP: CV32E40P v2 lacks them)."""
+    rd, rs1 = 7, 6
+    fields = lambda f7, rs2, f3, op: (f7 << 25) | (rs2 << 20) | (rs1 << 15) | (f3 << 12) | (rd << 7) | op
+    if family == "simd":
+        return [fields(f7, rs2, f3, 0x7b) for f7 in range(128) for f3 in range(8) for rs2 in range(32)]
+    if family == "custom1":  # funct3 011 past its register-offset loads and stores (funct7 0x00-0x17)
+        return [fields(f7, rs2, 3, 0x2b) for f7 in range(0x18, 128) for rs2 in range(32)]
+    if family == "custom2":
+        return [fields(f7, rs2, f3, 0x5b) for f7 in range(128) for f3 in range(8) for rs2 in range(32)]
+    if family == "op":
+        return [fields(f7, rs2, f3, 0x33) for f7 in range(128) if f7 >> 5 != 2 for f3 in range(8) for rs2 in range(32)]
+    if family == "fp":  # binary32 only, and no conversion from a 16-bit format
+        return [fields(f5 << 2, rs2, rm, 0x53) for f5 in range(32) for rm in range(8) for rs2 in range(32)
+                if not (f5 == 0x08 and rs2 in (2, 6))]
+    if family == "fma":
+        return [(rs3 << 27) | fields(fmt, 4, rm, op) for op in (0x43, 0x47, 0x4b, 0x4f) for fmt in (0, 1, 3)
+                for rm in range(8) for rs3 in (0, 5)]
+    if family == "csr":  # every CSR address, read (csrrs t2, csr, x0) and written as it is (csrrc t2, csr, s4 = 0)
+        return [(csr << 20) | (r1 << 15) | (f3 << 12) | (rd << 7) | 0x73 for csr in range(4096)
+                for r1, f3 in ((0, 2), (20, 3))]
+    # SYSTEM without the returns and wfi, which would not come back here, and fences.
+    return [(imm << 20) | (r1 << 15) | (f3 << 12) | (r << 7) | op for op, imms, f3s in (
+        (0x73, [i for i in range(0x20) if i != 2] + [0x120], [0]),
+        (0x0f, [0, 1, 0xff, 0x33, 0x100, 0x8ff], range(8))) for imm in imms for f3 in f3s for r1 in (0, 1)
+            for r in (0, 1)]
+
+
+def legal(runner, args):
+    """Runs each encoding once behind a handler that records whether it trapped, on both; prints those
+    where they disagree."""
+    known = ["simd", "custom1", "custom2", "op", "fp", "fma", "system", "csr"]
+    families = args.snippets or known
+    unknown = set(families) - set(known)
+    if unknown:
+        sys.exit(f"compare.py: no encoding family {sorted(unknown)[0]!r}")
+    failing = 0
+    for family in families:
+        words, differ = legal_words(family), 0
+        for start in range(0, len(words), 400):
+            chunk = words[start:start + 400]
+            body = "\n".join(f"    li s3, 0\n    .word {w:#010x}\n    sw s3, {4 * i}(s0)" for i, w in enumerate(chunk))
+            result = runner.run(f"legal_{family}{start}", LEGAL_PROGRAM.format(body=body, size=4 * len(chunk)))
+            if isinstance(result, str):
+                print(f"!! {family} from {chunk[0]:#010x}: {result}")
+                differ += len(chunk)
+                continue
+            name = lambda v: f"traps (mcause {int(v, 16) - 1})" if int(v, 16) else "runs"
+            for w, ours, rtl in zip(chunk, *result):
+                if ours != rtl:
+                    differ += 1
+                    print(f"{w:#010x}: pulpsim {name(ours)}, RTL {name(rtl)}")
+        print(f"{family}: {len(words) - differ} of {len(words)} encodings agree")
+        failing += differ
+    return 1 if failing else 0
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("mode", choices=["random", "shrink", "snippet"])
-    parser.add_argument("snippets", nargs="*", help="shrink: the seed; snippet: instructions separated by ';'")
+    parser.add_argument("mode", choices=["random", "shrink", "snippet", "legal"])
+    parser.add_argument("snippets", nargs="*", help="shrink: the seed; snippet: instructions separated by ';'; "
+                        "legal: the encoding families")
     parser.add_argument("--rtl", required=True, help="the OUT_DIR of scripts/rtl/build.sh")
     parser.add_argument("--sim", default=str(ROOT / "build" / "bin" / "pulpsim"))
     parser.add_argument("--latency", choices=["00", "22"], default="00",
@@ -495,6 +590,9 @@ def main():
         if not args.snippets:
             parser.error("snippet takes one or more snippets")
         return snippets(runner, args)
+    if args.mode == "legal":
+        args.xpulp = True
+        return legal(runner, args)
     if args.snippets:
         parser.error("random takes options only")
     return random_programs(runner, args)
