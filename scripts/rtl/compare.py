@@ -505,8 +505,9 @@ end_signature:
 
 
 def legal_words(family):
-    """Every encoding of one opcode family with rd = t2 and rs1 = t1, as far as the RTL has it (no FP16,
-    FP16alt or vectorial FP: CV32E40P v2 lacks them)."""
+    """Every encoding of one opcode family, as far as the RTL has it (no FP16, FP16alt or vectorial FP:
+    CV32E40P v2 lacks them): rd = t2 and rs1 = t1, except in the SYSTEM and fence words (rd and rs1 x0 or
+    ra) and the CSR accesses (rs1 x0 or s4 = 0)."""
     rd, rs1 = 7, 6
     fields = lambda f7, rs2, f3, op: (f7 << 25) | (rs2 << 20) | (rs1 << 15) | (f3 << 12) | (rd << 7) | op
     if family == "simd":
