@@ -502,6 +502,16 @@ class Hart {
             id_wait_end_ = issue_ = cycle;
         }
     }
+    // Waits in ID for integer register `reg`, read through a field the APU dispatcher does not compare with
+    // the FP results in flight: for a load's (or a multi-cycle operation's) result to it, not an FP result.
+    void wait_for_non_fp_result(unsigned reg) {
+        const uint64_t entry = reg ? ready_[reg] : 0;
+        const auto cause = static_cast<ReadyCause>(entry & 3);
+        if (cause == ReadyCause::Fpu || ready_cycle(entry) <= issue_) return;
+        if (cause == ReadyCause::Load) ++stats_.load_use_hazards;
+        wait_in_id(ready_cycle(entry),
+                   cause == ReadyCause::Load ? StallKind::LoadUse : StallKind::MultiCycle);
+    }
     // The same while it waits in EX (the FPU or div/sqrt unit, a TCDM bank or the bus is busy).
     void delay_issue(uint64_t cycle, StallKind kind) {
         if (cycle > issue_) {

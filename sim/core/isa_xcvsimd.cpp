@@ -36,6 +36,9 @@ struct OpBase {
     template <unsigned W> static constexpr unsigned kImmLimit = 64;
     // .sci: the rs2 field, which holds immediate bits, is still read (CV32E40P's regb_used_o).
     static constexpr bool kReadsRs2Field = false;
+    // ... and the APU dispatcher compares it with the FP results in flight (its ALU operand b select is
+    // regb): it waits for those too, not only for a load.
+    static constexpr bool kApuChecksRs2Field = false;
     static constexpr InsnClass kCls = InsnClass::Alu;
 };
 
@@ -44,6 +47,12 @@ struct OpBase {
 template <typename Op, unsigned W, Mode M> void simd(Hart& h, const DecodedInsn& d) {
     const U b = M == kVV ? h.x_[d.rs2] : M == kSC ? splat<W>(h.x_[d.rs2]) : static_cast<U>(d.imm);
     h.x_[d.rd] = Op::template vec<W>(h.x_[d.rs1], b, h.x_[d.rd]);
+}
+// The immediate forms whose rs2 field (kept in rs3) waits for a load but not for an FP result: the
+// scoreboard has no source of that kind, so the wait is taken here, before the instruction reads anything.
+template <typename Op, unsigned W> void simd_field_waits_for_load(Hart& h, const DecodedInsn& d) {
+    h.wait_for_non_fp_result(d.rs3);
+    simd<Op, W, kSCI>(h, d);
 }
 
 // Applies F::lane to each pair of lanes (passed zero-extended); the result is truncated to the lane.
@@ -133,7 +142,7 @@ template <typename Rel, bool Unsigned = false> struct Cmp : Lanewise<Cmp<Rel, Un
 template <bool Signed> struct Extract : OpBase {
     static constexpr bool kZext = true;
     template <unsigned W> static constexpr unsigned kImmLimit = 32 / W; // a lane index
-    static constexpr bool kReadsRs2Field = true;
+    static constexpr bool kReadsRs2Field = true, kApuChecksRs2Field = true;
     template <unsigned W> static U vec(U a, U imm, U) {
         const U v = (a >> ((imm & (32 / W - 1)) * W)) & kMask<W>;
         return Signed ? static_cast<U>(sext<W>(v)) : v;
@@ -270,7 +279,7 @@ struct Slot {
     bool imm = false, zext = false, acc = false, unary = false;
     InsnClass cls = InsnClass::Alu;
     uint8_t imm_limit = 64; // Op::kImmLimit
-    bool reads_rs2_field = false;
+    bool reads_rs2_field = false, apu_checks_rs2_field = false;
 };
 using Table = std::array<Slot, 2 * 32 * 2 * 8>;
 
@@ -283,6 +292,9 @@ constexpr void put(Table& t, unsigned f, unsigned funct5, unsigned f3, unsigned 
     Slot s{simd<Op, W, M>, W, M == kSCI, Op::kZext, Op::kAcc, Op::kUnary, Op::kCls};
     s.imm_limit = Op::template kImmLimit<W>;
     s.reads_rs2_field = Op::kReadsRs2Field;
+    s.apu_checks_rs2_field = Op::kApuChecksRs2Field;
+    if constexpr (M == kSCI && Op::kReadsRs2Field && !Op::kApuChecksRs2Field)
+        s.fn = simd_field_waits_for_load<Op, W>;
     if (M == kSCI) {
         t[index(f, funct5, 0, f3)] = s;
         t[index(f, funct5, 1, f3)] = s;
@@ -396,10 +408,12 @@ bool decode_xcvsimd(uint32_t raw, DecodedInsn& d) {
         d.rs2 = 0;
         // CV32E40P's decoder keeps rs2 in use (regb_used_o) for extract and insert, whose funct3 is a
         // register form's, and for the shuffles: the rs2 field (x1 for a .b lane index of 2 or 3) waits for a
-        // load as a source would. It waits for an FP result too, as the APU's read check makes extract do;
-        // insert and the shuffles do not (their ALU operand b is rd or the immediate), which only FPU
+        // load as a source would. For extract the APU's read check compares it with the FP results in flight
+        // too, and it is a source; insert and the shuffles (whose ALU operand b is rd or the immediate) wait
+        // in their handler for its register's result unless an FP operation writes it, which only FPU
         // latencies of 1 or more can show.
-        d.src[1] = s.reads_rs2_field ? xsrc(rs2(raw)) : kZeroSlot;
+        d.src[1] = s.reads_rs2_field && s.apu_checks_rs2_field ? xsrc(rs2(raw)) : kZeroSlot;
+        if (s.reads_rs2_field && !s.apu_checks_rs2_field) d.rs3 = static_cast<uint8_t>(rs2(raw));
     }
     if (s.unary) d.src[1] = kZeroSlot;
     if (s.acc) d.src[2] = xsrc(d.rd);

@@ -283,6 +283,9 @@ CASES = {
     159: [("lbu", {}, 2), ("cv.shufflei0.sci.b", {"load_use": 1}, 1)],
     160: [("lw", {}, 2), ("cv.shuffle.sci.h", {"load_use": 1}, 1)],
     161: [("lw", {}, 1), ("cv.shuffle.sci.h", {}, 1)],
+    162: [("fcvt.w.s", {}, 1), ("cv.insert.b", {}, 1)] + [("nop", {}, 1)] * 4,
+    163: [("fcvt.w.s", {}, 1), ("cv.shufflei0.sci.b", {}, 1)] + [("nop", {}, 1)] * 4,
+    164: [("fcvt.w.s", {}, 1), ("cv.extractu.b", {}, 1)] + [("nop", {}, 1)] * 4,
 }
 
 

@@ -416,6 +416,12 @@ _start:
     BEGIN; lbu a3, 0(s1); cv.shufflei0.sci.b a4, a0, 26; END(159)
     BEGIN; lw ra, 0(s1); cv.shuffle.sci.h a4, a0, 3; END(160)
     BEGIN; lw ra, 0(s1); cv.shuffle.sci.h a4, a0, 1; END(161)
+    /* That field waits for an FP result only where the APU's read check compares it (its ALU operand b
+     * select is regb): for extract (164), not for insert (162) or a shuffle (163), whose operand b is rd
+     * or the immediate. The nops keep the closing csrr from waiting for the FP result itself. */
+    BEGIN; fcvt.w.s ra, f21; cv.insert.b a4, a0, 3; nop; nop; nop; nop; END(162)
+    BEGIN; fcvt.w.s a3, f21; cv.shufflei0.sci.b a4, a0, 26; nop; nop; nop; nop; END(163)
+    BEGIN; fcvt.w.s ra, f21; cv.extractu.b a4, a0, 2; nop; nop; nop; nop; END(164)
 
     li t5, 1
     la t6, tohost
@@ -439,4 +445,4 @@ one:    .word 0x3f800000, 0x40400000, 0x40000000
 halves: .word 0xffff3c00, 0xffff4200, 0x42003c00, 0x42004200
 divsqrt_operands: .word 0x41100000, 0x41000000, 0x40100000, 0x43800000, 0x71800000, 0x03800000, 3, 1
     .globl results
-results: .space 4 * 162
+results: .space 4 * 165

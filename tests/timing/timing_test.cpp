@@ -20,7 +20,7 @@ std::vector<uint32_t> measure(const CoreTiming& timing) {
     const CoreStats& stats = machine.hart().stats();
     EXPECT_EQ(machine.hart().cycle(), stats.instret() + stats.total_stalls())
         << "every cycle is an issue or a stall";
-    std::vector<uint32_t> words(162);
+    std::vector<uint32_t> words(165);
     machine.memory().read_bytes(*elf.symbol("results"), words.data(), words.size() * 4);
     std::vector<uint32_t> cost(words.size());
     for (size_t i = 0; i < words.size(); ++i)
@@ -301,6 +301,10 @@ TEST(Timing, HazardSequencesWithSingleCycleFpu) {
                            {159, "lbu a3, cv.shuffleI0.sci.b 26 (rs2 field a3): 1 + 1 stall + 1", 3},
                            {160, "lw ra, cv.shuffle.sci.h 3 (rs2 field ra): 1 + 1 stall + 1", 3},
                            {161, "lw ra, cv.shuffle.sci.h 1 (rs2 field x0): 1 + 1", 2},
+                           // With FPU latency 0 no FP result is in flight behind fcvt.w.s.
+                           {162, "fcvt.w.s ra, cv.insert.b at 3 (rs2 field ra), 4 nops: 1 + 1 + 4", 6},
+                           {163, "fcvt.w.s a3, cv.shuffleI0.sci.b 26 (rs2 field a3), 4 nops: 1 + 1 + 4", 6},
+                           {164, "fcvt.w.s ra, cv.extractu.b at 2 (rs2 field ra), 4 nops: 1 + 1 + 4", 6},
                        });
 }
 
@@ -369,6 +373,12 @@ TEST(Timing, FpuLatencyFromTheConfiguration) {
                             {156, "fcvt.w.s s3, fence rw, rw waits 2 for x19: 1 + 2 + 4", 7},
                             {157, "fcvt.w.s tp, cv.setupi 0, 4 waits 2 for x4: 1 + 2 + 1 + 12", 16},
                             {158, "lw t6, fence waits for no load: 1 + 4", 5},
+                            // The rs2 field of extract waits for it (the APU's read check compares
+                            // operand b); those of insert and the shuffles wait for a load only, and
+                            // the first nop behind them waits a cycle for the result's write port.
+                            {162, "fcvt.w.s ra, cv.insert.b does not wait: 1 + 1 + 1 + 4", 7},
+                            {163, "fcvt.w.s a3, cv.shuffleI0.sci.b does not wait: 1 + 1 + 1 + 4", 7},
+                            {164, "fcvt.w.s ra, cv.extractu.b waits 2 for ra: 1 + 2 + 1 + 4", 8},
                         });
 }
 
