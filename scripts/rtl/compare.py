@@ -4,7 +4,7 @@
   compare.py random --rtl DIR [--seed S] [--count N] [--xpulp] [--latency 22]   random programs
   compare.py shrink SEED --rtl DIR [same options as random]                     the blocks that still differ
   compare.py snippet --rtl DIR 'lw a0, 0(s1); addi a0, a3, 1' ...               cycles of each snippet
-  compare.py legal --rtl DIR [simd custom1 custom2 op fp fma system]            which encodings trap
+  compare.py legal --rtl DIR [simd custom1 custom2 op fp fma system csr rvc]    which encodings trap
 
 A random program is tests/differential/gen_program.py's (RV32IMFC without Zfh, which CV32E40P v2 lacks),
 with more misaligned accesses, small divisors, div/sqrt chains and loads followed by writes, and with
@@ -469,8 +469,8 @@ def snippets(runner, args):
     return 1 if failing else 0
 
 
-# The core boots at 0x80 and mtvec keeps bits 31:8: the handler sits at 0x100. Each encoding runs with s3 = 0;
-# the handler sets s3 to mcause + 1 and returns past it; s3 goes to the encoding's signature word.
+# The core boots at 0x80 and mtvec keeps bits 31:8: the handler sits at 0x100. Each encoding's signature word
+# is 0, or mcause + 1 when it trapped; the handler returns past it.
 LEGAL_PROGRAM = """    .text
     .globl _start
     .p2align 7
@@ -478,21 +478,12 @@ _start:
     j main
     .org 0x80
 handler:
-    csrr s3, mcause
-    addi s3, s3, 1
-    csrr t6, mepc
-    addi t6, t6, 4
-    csrw mepc, t6
-    mret
+{handler}
 main:
     li t0, 0x6000
     csrs mstatus, t0
     la t0, handler
     csrw mtvec, t0
-    la s0, begin_signature
-    li t1, 0x01020304
-    li t2, 0x05060708
-    li s4, 0
 {body}
     li t0, 0x20000004
     sw zero, 0(t0)
@@ -501,13 +492,53 @@ main:
 begin_signature:
     .space {size}
 end_signature:
+scratch:
+    .space 512
 """
+# The 32-bit encodings run with s3 = 0, rd = t2 and rs1 = t1; the handler sets s3 to mcause + 1.
+LEGAL_HANDLER_32 = """    csrr s3, mcause
+    addi s3, s3, 1
+    csrr t6, mepc
+    addi t6, t6, 4
+    csrw mepc, t6
+    mret"""
+LEGAL_SETUP_32 = """    la s0, begin_signature
+    li t1, 0x01020304
+    li t2, 0x05060708
+    li s4, 0"""
+# The 16-bit encodings: every register reset to the scratch area before each (x8-x15 and sp are the bases of
+# the compressed loads and stores, any register may be written), the trap's mcause + 1 at address 0x40
+# (reached from x0, which no encoding changes), and the handler returns 2 bytes past the trapping one.
+LEGAL_HANDLER_16 = """    csrw mscratch, t6
+    csrr t6, mcause
+    addi t6, t6, 1
+    sw t6, 0x40(zero)
+    csrr t6, mepc
+    addi t6, t6, 2
+    csrw mepc, t6
+    csrr t6, mscratch
+    mret
+reset_registers:
+    la sp, scratch + 256
+""" + "\n".join(f"    mv x{r}, sp" for r in range(3, 32)) + """
+    ret"""
+LEGAL_BODY_16 = """    sw zero, 0x40(zero)
+    jal ra, reset_registers
+    mv ra, sp
+    .half {word:#06x}
+    lw t6, 0x40(zero)
+    lui t5, %hi(begin_signature + {offset})
+    sw t6, %lo(begin_signature + {offset})(t5)"""
 
 
 def legal_words(family):
     """Every encoding of one opcode family, as far as the RTL has it (no FP16, FP16alt or vectorial FP:
     CV32E40P v2 lacks them): rd = t2 and rs1 = t1, except in the SYSTEM and fence words (rd and rs1 x0 or
-    ra) and the CSR accesses (rs1 x0 or s4 = 0)."""
+    ra), the CSR accesses (rs1 x0 or s4 = 0) and the 16-bit words (every register field)."""
+    if family == "rvc":  # quadrants 0-2 without the jumps and branches: c.jal, c.j, c.beqz, c.bnez, c.jr, c.jalr
+        jump = lambda w: ((w & 3) == 1 and w >> 13 in (1, 5, 6, 7)) or (
+            (w & 3) == 2 and w >> 13 == 4 and (w >> 2) & 31 == 0 and (w >> 7) & 31 != 0)
+        return [w for w in range(0x10000) if w & 3 != 3 and not jump(w)]
     rd, rs1 = 7, 6
     fields = lambda f7, rs2, f3, op: (f7 << 25) | (rs2 << 20) | (rs1 << 15) | (f3 << 12) | (rd << 7) | op
     if family == "simd":
@@ -537,7 +568,7 @@ def legal_words(family):
 def legal(runner, args):
     """Runs each encoding once behind a handler that records whether it trapped, on both; prints those
     where they disagree."""
-    known = ["simd", "custom1", "custom2", "op", "fp", "fma", "system", "csr"]
+    known = ["simd", "custom1", "custom2", "op", "fp", "fma", "system", "csr", "rvc"]
     families = args.snippets or known
     unknown = set(families) - set(known)
     if unknown:
@@ -547,8 +578,15 @@ def legal(runner, args):
         words, differ = legal_words(family), 0
         for start in range(0, len(words), 400):
             chunk = words[start:start + 400]
-            body = "\n".join(f"    li s3, 0\n    .word {w:#010x}\n    sw s3, {4 * i}(s0)" for i, w in enumerate(chunk))
-            result = runner.run(f"legal_{family}{start}", LEGAL_PROGRAM.format(body=body, size=4 * len(chunk)))
+            if family == "rvc":
+                handler = LEGAL_HANDLER_16
+                body = "\n".join(LEGAL_BODY_16.format(word=w, offset=4 * i) for i, w in enumerate(chunk))
+            else:
+                handler = LEGAL_HANDLER_32
+                body = "\n".join([LEGAL_SETUP_32] + [f"    li s3, 0\n    .word {w:#010x}\n    sw s3, {4 * i}(s0)"
+                                                      for i, w in enumerate(chunk)])
+            program = LEGAL_PROGRAM.format(handler=handler, body=body, size=4 * len(chunk))
+            result = runner.run(f"legal_{family}{start}", program)
             if isinstance(result, str):
                 print(f"!! {family} from {chunk[0]:#010x}: {result}")
                 differ += len(chunk)
