@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Times programs on the CV32E40P RTL (this folder's Verilator build) and on `pulpsim run --bare`.
 
-  compare.py random --rtl DIR [--seed S] [--count N] [--xpulp] [--latency 22]   random programs
+  compare.py random --rtl DIR [--seed S] [--count N] [--xpulp] [--latency AO]   random programs
   compare.py shrink SEED --rtl DIR [same options as random]                     the blocks that still differ
   compare.py snippet --rtl DIR 'lw a0, 0(s1); addi a0, a3, 1' ...               cycles of each snippet
   compare.py legal --rtl DIR [simd custom1 custom2 op fp fma system csr rvc]    which encodings trap
@@ -323,8 +323,9 @@ class Runner:
         signature = elf.with_suffix(".signature")
         command = [self.args.sim, "run", "--bare", "-q", "--memory", "0x0:0x400000", "--exit-addr", "0x20000004",
                    "--signature", str(signature), str(elf)]
-        if self.args.latency == "22":
-            command[2:2] = ["--set", "fpu.addmul_latency=2", "--set", "fpu.other_latency=2"]
+        addmul, others = self.args.latency
+        if self.args.latency != "00":
+            command[2:2] = ["--set", f"fpu.addmul_latency={addmul}", "--set", f"fpu.other_latency={others}"]
         ours = subprocess.run(command, capture_output=True, text=True)
         if ours.returncode != 0:
             return f"pulpsim: exit {ours.returncode}: {ours.stderr.strip()}"
@@ -601,6 +602,13 @@ def legal(runner, args):
     return 1 if failing else 0
 
 
+def latency_pair(text):
+    if not re.fullmatch(r"\d\d", text):
+        raise argparse.ArgumentTypeError(
+            f"'{text}' is not two digits: FPU_ADDMUL_LAT, FPU_OTHERS_LAT (00, 22, 12, ...)")
+    return text
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("mode", choices=["random", "shrink", "snippet", "legal"])
@@ -608,8 +616,9 @@ def main():
                         "legal: the encoding families")
     parser.add_argument("--rtl", required=True, help="the OUT_DIR of scripts/rtl/build.sh")
     parser.add_argument("--sim", default=str(ROOT / "build" / "bin" / "pulpsim"))
-    parser.add_argument("--latency", choices=["00", "22"], default="00",
-                        help="FPU_ADDMUL_LAT and FPU_OTHERS_LAT, with the matching --set for pulpsim")
+    parser.add_argument("--latency", default="00", type=latency_pair,
+                        help="FPU_ADDMUL_LAT and FPU_OTHERS_LAT as two digits (a simulator build.sh built), with the "
+                        "matching --set for pulpsim")
     parser.add_argument("--xpulp", action="store_true", help="random programs use Xpulp instructions too")
     parser.add_argument("--traps", action="store_true",
                         help="random programs trap too (ecall, ebreak, an illegal CSR write), in loops as well")

@@ -111,14 +111,16 @@ inline void shape_i(DecodedInsn& d, uint32_t raw, ExecFn fn, InsnClass cls = Ins
 // immediate forms of the hardware-loop set-up (cv32e40p_id_stage.sv: apu_read_regs; cv32e40p_apu_disp.sv:
 // read_dep_o). Integer register `reg` of such a field is a source that waits for an FP result only (its
 // fp_result_slot), not for a load. x0 is left out: no FP result to it is tracked.
-inline void apu_checks_field(DecodedInsn& d, unsigned reg) {
-    const uint8_t slot = xsrc(reg);
+inline void apu_checks_slot(DecodedInsn& d, uint8_t slot) {
     if (slot == kZeroSlot || std::ranges::find(d.src, slot) != std::end(d.src) ||
         std::ranges::find(d.src, fp_result_slot(slot)) != std::end(d.src))
         return;
     uint8_t* spare = std::ranges::find(d.src, kZeroSlot);
     assert(spare != std::end(d.src));
     if (spare != std::end(d.src)) *spare = fp_result_slot(slot);
+}
+inline void apu_checks_field(DecodedInsn& d, unsigned reg) {
+    apu_checks_slot(d, xsrc(reg));
 }
 
 } // namespace isa

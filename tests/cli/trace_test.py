@@ -286,6 +286,11 @@ CASES = {
     162: [("fcvt.w.s", {}, 1), ("cv.insert.b", {}, 1)] + [("nop", {}, 1)] * 4,
     163: [("fcvt.w.s", {}, 1), ("cv.shufflei0.sci.b", {}, 1)] + [("nop", {}, 1)] * 4,
     164: [("fcvt.w.s", {}, 1), ("cv.extractu.b", {}, 1)] + [("nop", {}, 1)] * 4,
+    # At FPU latency 0 the rs2 field of a conversion or fclass finds no FP result in flight, and no load holds it.
+    **{i: [(first, {}, 1), (second, {}, 1)] + [("nop", {}, 1)] * 3
+       for i, first, second in [(165, "fmv.s", "fcvt.s.w"), (166, "fmv.s", "fcvt.s.wu"), (167, "fmv.s", "fcvt.s.wu"),
+                                (168, "fmv.s", "fclass.s"), (169, "fmv.s", "fmv.x.w"), (170, "flw", "fcvt.s.w"),
+                                (171, "fmv.s", "fcvt.w.s"), (172, "fmv.s", "fcvt.s.h")]},
 }
 
 

@@ -422,6 +422,19 @@ _start:
     BEGIN; fcvt.w.s ra, f21; cv.insert.b a4, a0, 3; nop; nop; nop; nop; END(162)
     BEGIN; fcvt.w.s a3, f21; cv.shufflei0.sci.b a4, a0, 26; nop; nop; nop; nop; END(163)
     BEGIN; fcvt.w.s ra, f21; cv.extractu.b a4, a0, 2; nop; nop; nop; nop; END(164)
+    /* The conversions and fclass keep their ALU operand b at regb with the FP register file selected: the
+     * rs2 field (f0 for fcvt.s.w, fcvt.w.s and fclass.s, f1 for the unsigned forms, f2 for fcvt.s.h) waits
+     * for an FP result in flight to it, not for a load (170). fmv.x.w's operand b is rs1 (169), and
+     * fcvt.s.wu names f1, not f2 (167). Only a class-2 reader shows it (FPU_OTHERS_LAT = 1); fmv.s keeps
+     * the constants in f1 and f2. */
+    BEGIN; fmv.s f0, f0; fcvt.s.w f5, a1; nop; nop; nop; END(165)
+    BEGIN; fmv.s f1, f1; fcvt.s.wu f5, a1; nop; nop; nop; END(166)
+    BEGIN; fmv.s f2, f2; fcvt.s.wu f5, a1; nop; nop; nop; END(167)
+    BEGIN; fmv.s f0, f0; fclass.s a5, f1; nop; nop; nop; END(168)
+    BEGIN; fmv.s f0, f0; fmv.x.w a5, f1; nop; nop; nop; END(169)
+    BEGIN; flw f0, 0(s1); fcvt.s.w f5, a1; nop; nop; nop; END(170)
+    BEGIN; fmv.s f0, f0; fcvt.w.s a5, f1; nop; nop; nop; END(171)
+    BEGIN; fmv.s f2, f2; fcvt.s.h f5, f1; nop; nop; nop; END(172)
 
     li t5, 1
     la t6, tohost
@@ -445,4 +458,4 @@ one:    .word 0x3f800000, 0x40400000, 0x40000000
 halves: .word 0xffff3c00, 0xffff4200, 0x42003c00, 0x42004200
 divsqrt_operands: .word 0x41100000, 0x41000000, 0x40100000, 0x43800000, 0x71800000, 0x03800000, 3, 1
     .globl results
-results: .space 4 * 165
+results: .space 4 * 173

@@ -20,7 +20,7 @@ std::vector<uint32_t> measure(const CoreTiming& timing) {
     const CoreStats& stats = machine.hart().stats();
     EXPECT_EQ(machine.hart().cycle(), stats.instret() + stats.total_stalls())
         << "every cycle is an issue or a stall";
-    std::vector<uint32_t> words(165);
+    std::vector<uint32_t> words(173);
     machine.memory().read_bytes(*elf.symbol("results"), words.data(), words.size() * 4);
     std::vector<uint32_t> cost(words.size());
     for (size_t i = 0; i < words.size(); ++i)
@@ -305,6 +305,10 @@ TEST(Timing, HazardSequencesWithSingleCycleFpu) {
                            {162, "fcvt.w.s ra, cv.insert.b at 3 (rs2 field ra), 4 nops: 1 + 1 + 4", 6},
                            {163, "fcvt.w.s a3, cv.shuffleI0.sci.b 26 (rs2 field a3), 4 nops: 1 + 1 + 4", 6},
                            {164, "fcvt.w.s ra, cv.extractu.b at 2 (rs2 field ra), 4 nops: 1 + 1 + 4", 6},
+                           // With FPU latency 0 the rs2 field of a conversion finds no FP result in flight.
+                           {165, "fmv.s f0, fcvt.s.w (rs2 field f0), 3 nops: 1 + 1 + 3", 5},
+                           {166, "fmv.s f1, fcvt.s.wu (rs2 field f1), 3 nops: 1 + 1 + 3", 5},
+                           {170, "flw f0, fcvt.s.w (rs2 field f0), 3 nops: 1 + 1 + 3", 5},
                        });
 }
 
@@ -337,6 +341,16 @@ TEST(Timing, FpuLatencyFromTheConfiguration) {
                                   {102, "fadd unaffected, flw of its destination: 1 + 1 + 10", 12},
                                   {103, "fmv.x.w a0 (ready 2), li a0 waits for it: 2 + 10", 13},
                                   {104, "fmv.x.w a0, li a1 goes on: 1 + 1 + 10", 12},
+                                  // Class 2 after class 2 issues back to back, unless the rs2 field of a
+                                  // conversion or fclass names the first one's destination (apu_read_regs).
+                                  {165, "fmv.s f0 (ready 2), fcvt.s.w waits 1 (field f0): 2 + 1 + 3", 6},
+                                  {166, "fmv.s f1, fcvt.s.wu waits 1 (field f1): 2 + 1 + 3", 6},
+                                  {167, "fmv.s f2, fcvt.s.wu (field f1) goes on: 1 + 1 + 3", 5},
+                                  {168, "fmv.s f0, fclass.s waits 1 (field f0): 2 + 1 + 3", 6},
+                                  {169, "fmv.s f0, fmv.x.w (operand b rs1) goes on: 1 + 1 + 3", 5},
+                                  {170, "flw f0, fcvt.s.w does not wait for the load: 1 + 1 + 3", 5},
+                                  {171, "fmv.s f0, fcvt.w.s waits 1 (field f0): 2 + 1 + 3", 6},
+                                  {172, "fmv.s f2, fcvt.s.h waits 1 (field f2, the decoder's rule): 6", 6},
                               });
     CoreTiming three;
     three.fpu_addmul_latency = 3;
