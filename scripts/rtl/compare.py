@@ -5,6 +5,7 @@
   compare.py shrink SEED --rtl DIR [same options as random]                     the blocks that still differ
   compare.py snippet --rtl DIR 'lw a0, 0(s1); addi a0, a3, 1' ...               cycles of each snippet
   compare.py legal --rtl DIR [simd custom1 custom2 op fp fma system csr rvc]    which encodings trap
+  compare.py sequences --rtl DIR [--latency AO]                                 tests/timing/sequences.S, case by case
 
 A random program is tests/differential/gen_program.py's (RV32IMFC without Zfh, which CV32E40P v2 lacks),
 with more misaligned accesses, small divisors, div/sqrt chains and loads followed by writes, and with
@@ -305,21 +306,21 @@ class Runner:
         if not self.rtl.exists():
             sys.exit(f"compare.py: {self.rtl} does not exist: build it with scripts/rtl/build.sh")
 
-    def build(self, name, text):
+    def build(self, name, text, link="link.ld"):
         source, elf = self.workdir / f"{name}.S", self.workdir / f"{name}.elf"
         source.write_text('#include "hwloop.h"\n' + text)
         arch = "rv32imfc_zicsr_zifencei" + (XPULP_ARCH if self.args.xpulp else "")
         subprocess.run(["clang-19", "--target=riscv32-unknown-elf", f"-march={arch}", "-mabi=ilp32f", "-mno-relax",
                         "-nostdlib", "-fuse-ld=lld", "-I", str(ROOT / "kernels" / "runtime"), "-T",
-                        str(self.workdir / "link.ld"), "-o", str(elf), str(source)], check=True)
+                        str(self.workdir / link), "-o", str(elf), str(source)], check=True)
         subprocess.run(["llvm-objcopy-19", "-O", "binary", str(elf), str(elf.with_suffix(".bin"))], check=True)
         symbols = subprocess.run(["llvm-nm-19", str(elf)], capture_output=True, text=True, check=True).stdout
         address = {f[2]: f[0] for f in (line.split() for line in symbols.splitlines()) if len(f) == 3}
         return elf, address["begin_signature"], address["end_signature"]
 
-    def run(self, name, text):
+    def run(self, name, text, link="link.ld"):
         """(pulpsim's words, the RTL's words) of the signature, or a string saying what failed."""
-        elf, begin, end = self.build(name, text)
+        elf, begin, end = self.build(name, text, link)
         signature = elf.with_suffix(".signature")
         command = [self.args.sim, "run", "--bare", "-q", "--memory", "0x0:0x400000", "--exit-addr", "0x20000004",
                    "--signature", str(signature), str(elf)]
@@ -532,6 +533,59 @@ LEGAL_BODY_16 = """    sw zero, 0x40(zero)
     sw t6, %lo(begin_signature + {offset})(t5)"""
 
 
+# An FP16 instruction (Zfh or Xfvec): CV32E40P v2 has none.
+FP16_INSTRUCTION = re.compile(r"\bVF[A-Z0-9_]+\(|\b(?:flh|fsh|fcvt\.h\.[a-z]+|f[a-z]+(?:\.[a-z]+)*\.h)\b")
+
+
+def timing_sequences(runner, args):
+    """Runs tests/timing/sequences.S on both and compares every case's cycles. Its FP16 cases are emptied."""
+    source = ROOT / "tests" / "timing" / "sequences.S"
+    lines, emptied, where = [], [], {}
+    # Without its comments (the line count kept), which name FP16 instructions too.
+    code = re.sub(r"/\*.*?\*/", lambda m: "\n" * m.group(0).count("\n"), source.read_text(), flags=re.S)
+    for number, line in enumerate(code.splitlines(), 1):
+        end = re.search(r"END\((\d+)\)", line)
+        if end:
+            where[int(end.group(1))] = number
+        if FP16_INSTRUCTION.search(line):
+            if not (end and line.lstrip().startswith("BEGIN;")):
+                sys.exit(f"compare.py: {source}:{number}: an FP16 instruction outside a one-line case")
+            emptied.append(int(end.group(1)))
+            line = f"    BEGIN; END({end.group(1)})"
+        lines.append(line)
+    text = "\n".join(lines) + "\n"
+    # The run ends with exit status 0 through the test bench's exit address, not tohost's 1.
+    for old, new in [("la t6, tohost", "li t6, 0x20000004; li t5, 0"),
+                     ("results: .space", "begin_signature:\nresults: .space")]:
+        if text.count(old) != 1:
+            sys.exit(f"compare.py: {source}: expected one '{old}'")
+        text = text.replace(old, new)
+    text = re.sub(r"(results: \.space [^\n]*\n)", r"\1end_signature:\n", text)
+    # Its trap handler's 256-byte alignment puts _start past 0x80, where the core boots: a jump there first,
+    # with the FPU on (mstatus.FS is Off at reset).
+    text = ('    .section .boot, "ax"\n    .globl _boot\n_boot:\n    li t0, 0x6000\n    csrs mstatus, t0\n'
+            '    j _start\n' + text)
+    (runner.workdir / "sequences.ld").write_text(
+        LINKER_SCRIPT.replace("ENTRY(_start)", "ENTRY(_boot)").replace(".text :", ".boot : { *(.boot) }\n  .text :"))
+    args.xpulp = True
+    words = runner.run("sequences", text, "sequences.ld")
+    if isinstance(words, str):
+        print(f"sequences: {words}")
+        return 1
+    costs = [[int(w, 16) for w in side] for side in words]
+    costs = [[c[0]] + [x - c[0] for x in c[1:]] for c in costs]
+    differ = 0
+    for index, (ours, rtl) in enumerate(zip(*costs)):
+        if index in emptied or ours == rtl:
+            continue
+        differ += 1
+        print(f"!! case {index:3}: pulpsim {ours:4}  RTL {rtl:4}   {source.name}:{where.get(index, '?')}")
+    total = len(costs[0]) - len(emptied)
+    print(f"{total - differ} of {total} cases agree at FPU latency {args.latency[0]}/{args.latency[1]} "
+          f"({len(emptied)} FP16 cases left out: {', '.join(map(str, emptied))}; workdir {runner.workdir})")
+    return 1 if differ else 0
+
+
 def legal_words(family):
     """Every encoding of one opcode family, as far as the RTL has it (no FP16, FP16alt or vectorial FP:
     CV32E40P v2 lacks them): rd = t2 and rs1 = t1, except in the SYSTEM and fence words (rd and rs1 x0 or
@@ -611,7 +665,7 @@ def latency_pair(text):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("mode", choices=["random", "shrink", "snippet", "legal"])
+    parser.add_argument("mode", choices=["random", "shrink", "snippet", "legal", "sequences"])
     parser.add_argument("snippets", nargs="*", help="shrink: the seed; snippet: instructions separated by ';'; "
                         "legal: the encoding families")
     parser.add_argument("--rtl", required=True, help="the OUT_DIR of scripts/rtl/build.sh")
@@ -641,6 +695,10 @@ def main():
     if args.mode == "legal":
         args.xpulp = True
         return legal(runner, args)
+    if args.mode == "sequences":
+        if args.snippets:
+            parser.error("sequences takes options only")
+        return timing_sequences(runner, args)
     if args.snippets:
         parser.error("random takes options only")
     return random_programs(runner, args)
