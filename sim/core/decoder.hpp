@@ -109,8 +109,9 @@ inline void shape_i(DecodedInsn& d, uint32_t raw, ExecFn fn, InsnClass cls = Ins
 // its ALU operand selects names, and the decoder leaves those selects at their defaults (rs1 and rs2) for
 // instructions whose fields there hold an immediate or nothing: the SYSTEM instructions, fence and the
 // immediate forms of the hardware-loop set-up (cv32e40p_id_stage.sv: apu_read_regs; cv32e40p_apu_disp.sv:
-// read_dep_o). Integer register `reg` of such a field is a source that waits for an FP result only (its
-// fp_result_slot), not for a load. x0 is left out: no FP result to it is tracked.
+// read_dep_o). The scoreboard slot of such a field (an integer register's here, an FP register's for
+// fpu::apu_checks_format_field) is a source that waits for an FP result only (its fp_result_slot), not for a
+// load. x0 is left out: no FP result to it is tracked.
 inline void apu_checks_slot(DecodedInsn& d, uint8_t slot) {
     if (slot == kZeroSlot || std::ranges::find(d.src, slot) != std::end(d.src) ||
         std::ranges::find(d.src, fp_result_slot(slot)) != std::end(d.src))
