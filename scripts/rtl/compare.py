@@ -8,7 +8,8 @@
   compare.py sequences --rtl DIR [--latency AO]                                 tests/timing/sequences.S, case by case
 
 A random program is tests/differential/gen_program.py's (RV32IMFC without Zfh, which CV32E40P v2 lacks),
-with more misaligned accesses, small divisors, div/sqrt chains and loads followed by writes, and with
+with more misaligned accesses, small divisors, div/sqrt chains, loads followed by writes and loads to x0
+followed by writes to x0, and with
 --xpulp Xpulp ALU, MAC, SIMD, post-increment, immediate-branch and hardware-loop instructions (single and
 nested loops, bodies drawn from the other kinds), and with --traps instructions that trap (ecall, ebreak, an
 illegal CSR write), in loop bodies too. It reads mcycle before its register set-up and after its signature
@@ -46,9 +47,10 @@ XPULP_ARCH = "_xcvmem_xcvmac_xcvalu_xcvbi_xcvbitmanip_xcvsimd"
 class Generator(gp.ProgramGenerator):
     def __init__(self, seed, length, xpulp, traps=False):
         super().__init__(seed, length)
+        self.xpulp = xpulp
         kinds = [(f, w) for f, w in self.kinds if "zfh" not in f.__name__]
         kinds += [(self.g_misaligned, 4), (self.g_div_small, 3), (self.g_divsqrt_chain, 3),
-                  (self.g_write_after_load, 4)] + ([(self.g_trap, 3)] if traps else [])
+                  (self.g_write_after_load, 4), (self.g_x0_write, 3)] + ([(self.g_trap, 3)] if traps else [])
         if xpulp:
             kinds += [(self.g_x_alu, 6), (self.g_x_mac, 4), (self.g_x_simd, 6), (self.g_x_mem, 5),
                       (self.g_x_branch, 2), (self.g_x_hwloop, 3)]
@@ -58,6 +60,7 @@ class Generator(gp.ProgramGenerator):
                     (self.g_fp_sign_minmax, 2), (self.g_fp_compare_class, 3), (self.g_fp_convert, 3),
                     (self.g_fp_move, 3), (self.g_fp_value, 2), (self.g_fp_csr, 2), (self.g_misaligned, 3),
                     (self.g_div_small, 2), (self.g_divsqrt_chain, 2), (self.g_write_after_load, 3),
+                    (self.g_x0_write_in_loop, 2),
                     (self.g_x_alu, 4), (self.g_x_mac, 4), (self.g_x_simd, 4), (self.g_x_mem, 4)]
             body += [(self.g_trap, 2)] if traps else []
             self.body_funcs = [k for k, _ in body]
@@ -107,6 +110,32 @@ class Generator(gp.ProgramGenerator):
                                   f"mul {gp.xr(self.rd())}, {gp.xr(d)}, {gp.xr(self.rs())}",
                                   f"sw {gp.xr(d)}, {self.data_offset(4)}({base})"])
         self.add([f"lw {gp.xr(d)}, {self.data_offset(4)}({base})", follow])
+
+    def g_x0_write_in_loop(self):
+        self.g_x0_write(jump=False)
+
+    def g_x0_write(self, jump=True):
+        # A load to x0, sometimes misaligned or (with Xpulp) post-incrementing, then maybe instructions that
+        # write x0 through the ALU port, read x0 or jump; the load stall compares x0 as a write address.
+        rng, base = self.rng, gp.xr(gp.BASE_REG)
+        op, width = rng.choice(self.LOADS)
+        offset = self.data_offset(4) + (rng.choice([0, 0, 1, 2, 3]) if width > 1 else 0)
+        lines = [f"{op} zero, {offset}({base})"]
+        if self.xpulp and rng.random() < 0.3:
+            pointer = self.rd()
+            lines = [f"addi {gp.xr(pointer)}, {base}, {rng.randrange(256, 768, 4)}",
+                     f"cv.{op} zero, ({gp.xr(pointer)}), {rng.randrange(-64, 64, width)}"]
+        a, b = gp.xr(self.rs()), gp.xr(self.rs())
+        follow = rng.choice(["nop", f"addi zero, {a}, {rng.randint(-2048, 2047)}", f"add zero, {a}, {b}",
+                             f"mul zero, {a}, {b}", f"mulh zero, {a}, {b}", f"lui zero, {rng.randint(0, 0xfffff)}",
+                             "csrrs zero, mscratch, zero", f"csrw mscratch, {a}",
+                             f"addi {gp.xr(self.rd())}, zero, {rng.randint(-2048, 2047)}",
+                             f"{op} zero, {self.data_offset(4)}({base})", None] + (["j 1f\n1:"] if jump else []))
+        if follow:
+            lines += follow.split("\n")
+            if rng.random() < 0.4:
+                lines.append(rng.choice(["nop", f"add zero, {a}, {b}", f"sltu zero, {a}, {b}"]))
+        self.add(lines)
 
     def g_trap(self):
         # A 4-byte instruction that traps: the handler (TRAP_HANDLER) returns past it.

@@ -97,9 +97,11 @@ inline constexpr uint8_t kDynamicRm = 7, kLastRm = 4;
 
 // Scoreboard slots: 0..31 integer registers, 32..63 FP registers, then two pseudo registers, then for each
 // register the ready time of the latest FP result of latency 2 or more written to it (fp_result_slot).
+// x0 is read from kZeroSlot; slot 0 is x0 as a write address, which the load stall compares (kX0Slot).
+inline constexpr uint8_t kX0Slot = 0;
 inline constexpr uint8_t kFpSlot = 32;
 inline constexpr uint8_t kZeroSlot = 64; // always ready; used for x0 and unused sources
-inline constexpr uint8_t kSinkSlot = 65; // written by instructions without a destination (and by x0 writes)
+inline constexpr uint8_t kSinkSlot = 65; // written by instructions without a destination, and most x0 writes
 inline constexpr uint8_t kFpResultSlot = 66;
 inline constexpr unsigned kSlotCount = kFpResultSlot + 64;
 // An instruction that is no FP operation waits, as if it read it, for an FP result in flight to its
@@ -138,12 +140,15 @@ struct alignas(64) DecodedInsn {
 static_assert(sizeof(DecodedInsn) == 64);
 
 // An instruction that writes an integer register through the ALU port (ALU, multiplier, divider and CSR
-// instructions; not a jump, whose link write the RTL lets through) right behind a load to the same register
-// waits as a reader of it would: the controller stalls ID while a load in EX or WB writes the register the
-// instruction in ID writes (cv32e40p_controller.sv: load_stall_o, `regfile_waddr_ex_i ==
-// regfile_alu_waddr_id_i`). It waits on the register itself, which covers the FP results to it as well.
+// instructions, and the link write of a jump) right behind a load to the same register waits as a reader of
+// it would: the controller stalls ID while a load in EX or WB writes the register the instruction in ID
+// writes (cv32e40p_controller.sv: load_stall_o, `regfile_waddr_ex_i == regfile_alu_waddr_id_i`). It waits on
+// the register itself, which covers the FP results to it as well. A jump sets the pc in its first cycle in
+// ID all the same (Hart::jump_entered_id): the wait costs it no more cycles, only the cycle it enters EX in.
+// The comparison takes x0 as any other address: behind a load to x0, a nop waits a cycle (kX0Slot).
 inline constexpr bool waits_for_load_result(const DecodedInsn& d) {
     switch (d.cls) {
+    case InsnClass::Jump:
     case InsnClass::Alu:
     case InsnClass::Mul:
     case InsnClass::MulHigh:

@@ -40,6 +40,18 @@ DecodedInsn decode(uint32_t raw, const CoreTiming& timing) {
     d.ready_code = static_cast<uint16_t>(ready_entry(d.latency, cause));
     if (d.cls == InsnClass::Fp || d.cls == InsnClass::FpDivSqrt) d.fast = FastOp::FpuOp;
     if (d.cost != 1) d.fast = FastOp::None; // the inline loop counts one cycle for them
+    if (d.dst == kX0Slot) {
+        // The load stall compares write addresses, x0 included (waits_for_load_result): a load to x0 keeps
+        // slot 0 as its destination, and an instruction that writes x0 through the ALU port waits on it as
+        // on its register. A jump to x0 keeps it as its destination too, for Hart::jump_entered_id and
+        // jump_target_prefetched. Every other write to x0 goes to the sink.
+        if (waits_for_load_result(d)) {
+            uint8_t* spare = std::ranges::find(d.src, kZeroSlot);
+            assert(spare != std::end(d.src));
+            if (spare != std::end(d.src)) *spare = kX0Slot;
+        }
+        if (d.cls != InsnClass::Load && d.cls != InsnClass::Jump) d.dst = kSinkSlot;
+    }
     // Sources in fp_result_slot here are fields only the APU dispatcher compares (apu_checks_field).
     uint64_t apu_fields = 0;
     for (const uint8_t s : d.src)
@@ -55,7 +67,8 @@ DecodedInsn decode(uint32_t raw, const CoreTiming& timing) {
     // to it (fp_result_slot), and one that writes an integer register through the ALU port waits for a
     // load's result to it as well (waits_for_load_result): every such instruction has a source to spare.
     // The register's bit in src_mask sends it to the scoreboard while that result may be in flight.
-    if (d.dst < kZeroSlot && cause != ReadyCause::Fpu && std::ranges::find(d.src, d.dst) == std::end(d.src)) {
+    if (d.dst != kX0Slot && d.dst < kZeroSlot && cause != ReadyCause::Fpu &&
+        std::ranges::find(d.src, d.dst) == std::end(d.src)) {
         uint8_t* spare = std::ranges::find(d.src, kZeroSlot);
         assert(spare != std::end(d.src));
         if (spare != std::end(d.src)) {

@@ -77,8 +77,9 @@ inline int32_t imm_j(uint32_t r) {
 inline uint8_t xsrc(unsigned r) {
     return r ? static_cast<uint8_t>(r) : kZeroSlot;
 }
+// x0 as a destination is kX0Slot here; decode() leaves it to the loads and jumps that write x0 (see there).
 inline uint8_t xdst(unsigned r) {
-    return r ? static_cast<uint8_t>(r) : kSinkSlot;
+    return static_cast<uint8_t>(r);
 }
 inline uint8_t fslot(unsigned r) {
     return static_cast<uint8_t>(kFpSlot + r);

@@ -402,10 +402,10 @@ class Hart {
         held_in_ex_pc_ = pc_;
     }
     // Whether a jump (jal, jalr) issuing in `issue` found its target fetched: it waited in ID behind an
-    // instruction held in EX, or for an FP result to its link register (apu_stall_o), and CV32E40P sets the
-    // pc for a jump in its first cycle in ID (cv32e40p_controller.sv, jump_in_dec), so one refetch cycle
-    // passed during the wait. Not behind a load that writes the jump's rd: the load stall deasserts the jump
-    // (load_stall_o, deassert_we_o).
+    // instruction held in EX, or for an FP or a load's result to its link register (apu_stall_o,
+    // load_stall_o), and CV32E40P sets the pc for a jump in its first cycle in ID (cv32e40p_controller.sv,
+    // jump_in_dec), so one refetch cycle passed during the wait. Not behind a load that writes the jump's rd:
+    // the load stall deasserts the jump (load_stall_o, deassert_we_o).
     bool jump_target_prefetched(uint64_t issue, uint8_t jump_dst) const {
         if (const DecodedInsn* held = held_just_ahead(issue))
             return !(held->dst == jump_dst &&
@@ -413,11 +413,11 @@ class Hart {
         return jump_entered_id(issue, jump_dst) < issue;
     }
     // The cycle a jump issuing in `issue` entered ID: earlier than `issue` when it waited there for an FP
-    // result to its link register `jump_dst`.
+    // result or a load's result to its link register `jump_dst` (waits_for_load_result).
     uint64_t jump_entered_id(uint64_t issue, uint8_t jump_dst) const {
-        const bool waited_for_fp_write = id_wait_end_ == issue && jump_dst < kZeroSlot &&
-                                         ready_cycle(ready_[fp_result_slot(jump_dst)]) == issue;
-        return waited_for_fp_write ? id_wait_start_ : issue;
+        const bool waited_for_write =
+            id_wait_end_ == issue && jump_dst < kZeroSlot && ready_cycle(ready_[jump_dst]) == issue;
+        return waited_for_write ? id_wait_start_ : issue;
     }
     // Whether a jump in `issue` waited in ID behind an instruction held in EX that writes `src`.
     bool jump_waited_for(uint64_t issue, uint8_t src) const {

@@ -40,8 +40,8 @@ void jalr(Hart& h, const DecodedInsn& d) {
         h.add_stall(StallKind::JumpRegister, 1);
     }
     // Set while it waited behind an instruction held in EX, the pc leaves neither the refetch nor the cycle
-    // below to pay. While it waits for an FP result to rd instead, the pc is set in the first of those
-    // cycles in which rs1 can be forwarded: the refetch is left to pay when that is the last one.
+    // below to pay. While it waits for an FP or a load's result to rd instead, the pc is set in the first of
+    // those cycles in which rs1 can be forwarded: the refetch is left to pay when that is the last one.
     bool prefetched = !hazard && h.jump_target_prefetched(h.issue_, d.dst);
     if (prefetched && !h.held_just_ahead(h.issue_) && d.rs1 != 0 &&
         ready_cycle(h.ready_[d.src[0]]) + 1 == h.issue_)

@@ -170,7 +170,9 @@ void Trace::write_line(CoreState& c, uint64_t issue, uint32_t pc, const DecodedI
         if (!first_write) buffer_.push_back(' ');
         first_write = false;
     };
-    if (insn.dst < kFpSlot) {
+    if (insn.dst == kX0Slot) {
+        // a write to x0 (a load's or a jump's) changes nothing
+    } else if (insn.dst < kFpSlot) {
         next_write();
         append_register(buffer_, x_register_name(insn.dst), h.xreg(insn.dst));
     } else if (insn.dst < kZeroSlot) {

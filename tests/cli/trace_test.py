@@ -164,7 +164,7 @@ CASES = {
     86: [("div", {"multi_cycle": 31}, 32), ("j", {}, 1)],
     87: [("mulh", {"multi_cycle": 4}, 5), ("jalr", {}, 1)],
     88: [("lw", {"multi_cycle": 1}, 2), ("j", {}, 1)],
-    89: [("lw", {"multi_cycle": 1}, 2), ("jal", {"control": 1}, 2)],
+    89: [("lw", {"multi_cycle": 1}, 3), ("jal", {"load_use": 1}, 1)],
     90: [("divu", {"multi_cycle": 33}, 34), ("jr", {"jump_register": 1, "control": 1}, 3)],
     91: [("fdiv.s", {}, 6), ("fadd.s", {"fpu_dependency": 5}, 1), ("j", {}, 1)],
     92: [("div", {"multi_cycle": 31}, 32), ("jr", {}, 1)],
@@ -200,7 +200,7 @@ CASES = {
     114: [("lw", {}, 2), ("mulh", {"load_use": 1, "multi_cycle": 4}, 5)],
     115: [("lw", {"multi_cycle": 1}, 3), ("addi", {"load_use": 1}, 1)],
     116: [("lw", {}, 1), ("fmv.x.w", {}, 1)],
-    117: [("lw", {}, 1), ("jal", {"control": 1}, 2)],
+    117: [("lw", {}, 2), ("jal", {"load_use": 1}, 1)],
     # A class-3 write kept out of a mulh goes into the next instruction's EX: a store is not held.
     118: [("fdiv.s", {}, 1)] + [("nop", {}, 1)] * 3 + [("mulh", {"multi_cycle": 4}, 5), ("sw", {}, 1), ("nop", {}, 1)],
     119: [("fdiv.s", {}, 1)] + [("nop", {}, 1)] * 3 + [("mulh", {"multi_cycle": 4}, 7),
@@ -291,6 +291,16 @@ CASES = {
        for i, first, second in [(165, "fmv.s", "fcvt.s.w"), (166, "fmv.s", "fcvt.s.wu"), (167, "fmv.s", "fcvt.s.wu"),
                                 (168, "fmv.s", "fclass.s"), (169, "fmv.s", "fmv.x.w"), (170, "flw", "fcvt.s.w"),
                                 (171, "fmv.s", "fcvt.w.s"), (172, "fmv.s", "fcvt.s.h")]},
+    # A load to x0 holds what writes x0 through the ALU port (as 112-117), a jump too (its pc set in its first
+    # cycle in ID: no refetch), not a reader of x0.
+    173: [("lw", {}, 2), ("nop", {"load_use": 1}, 1)],
+    174: [("lw", {}, 2), ("mul", {"load_use": 1}, 1)],
+    175: [("lw", {}, 2), ("csrw", {"load_use": 1}, 1)],
+    176: [("lw", {"multi_cycle": 1}, 3), ("nop", {"load_use": 1}, 1)],
+    177: [("lw", {}, 1), ("li", {}, 1)],
+    178: [("lw", {}, 2), ("j", {"load_use": 1}, 1)],
+    179: [("fle.s", {}, 1), ("lw", {}, 2), ("jal", {"load_use": 1}, 1), ("nop", {}, 1)],
+    180: [("fle.s", {}, 1), ("lw", {}, 1), ("j", {"control": 1}, 2), ("nop", {}, 1)],
 }
 
 

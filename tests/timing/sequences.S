@@ -436,6 +436,20 @@ _start:
     BEGIN; fmv.s f0, f0; fcvt.w.s a5, f1; nop; nop; nop; END(171)
     BEGIN; fmv.s f2, f2; fcvt.s.h f5, f1; nop; nop; nop; END(172)
 
+    /* The load stall's comparison of write addresses takes x0 as any register (112-117): a load to x0
+     * holds a nop or a jump behind it, not a reader of x0 (a read of x0 is never a hazard). */
+    BEGIN; lw zero, 0(s1); nop; END(173)
+    BEGIN; lw zero, 0(s1); mul zero, a2, a6; END(174)
+    BEGIN; lw zero, 0(s1); csrw mscratch, a3; END(175)
+    BEGIN; lw zero, 2(s1); nop; END(176)
+    BEGIN; lw zero, 0(s1); addi a4, zero, 1; END(177)
+    BEGIN; lw zero, 0(s1); jal zero, 1f; 1: END(178)
+    /* A jump that writes a load's destination waits in ID for it too (load_stall_o), with the pc set in its
+     * first cycle there: it costs no cycle, but the jump enters EX a cycle later, where a class-3 FP result
+     * due through the write port holds it (FPU_OTHERS_LAT = 3). */
+    BEGIN; fle.s a4, f1, f2; lw a5, 0(s1); jal a5, 1f; 1: nop; END(179)
+    BEGIN; fle.s a4, f1, f2; lw a5, 0(s1); jal zero, 1f; 1: nop; END(180)
+
     li t5, 1
     la t6, tohost
     sw t5, 0(t6)
@@ -458,4 +472,4 @@ one:    .word 0x3f800000, 0x40400000, 0x40000000
 halves: .word 0xffff3c00, 0xffff4200, 0x42003c00, 0x42004200
 divsqrt_operands: .word 0x41100000, 0x41000000, 0x40100000, 0x43800000, 0x71800000, 0x03800000, 3, 1
     .globl results
-results: .space 4 * 173
+results: .space 4 * 181
