@@ -9,12 +9,11 @@
 
 A random program is tests/differential/gen_program.py's (RV32IMFC without Zfh, which CV32E40P v2 lacks),
 with more misaligned accesses, small divisors, div/sqrt chains, loads followed by writes and loads to x0
-followed by writes to x0, and with
---xpulp Xpulp ALU, MAC, SIMD, post-increment, immediate-branch and hardware-loop instructions (single and
-nested loops, bodies drawn from the other kinds), and with --traps instructions that trap (ecall, ebreak, an
-illegal CSR write), in loop bodies too. It reads mcycle before its register set-up and after its signature
-stores; both runs must give the same cycles, the same sum of its traps' mepc + mcause and the same
-signature words.
+followed by writes to x0, and with --xpulp Xpulp ALU, MAC, SIMD, post-increment, immediate-branch and
+hardware-loop instructions (single and nested loops, bodies drawn from the other kinds), and with --traps
+instructions that trap (ecall, ebreak, an illegal CSR write), in loop bodies too. It reads mcycle before its
+register set-up and after its signature stores; both runs must give the same cycles, the same sum of its
+traps' mepc + mcause and the same signature words.
 """
 import argparse
 import concurrent.futures
