@@ -404,8 +404,8 @@ class Hart {
     // Whether a jump (jal, jalr) issuing in `issue` found its target fetched: it waited in ID behind an
     // instruction held in EX, or for an FP or a load's result to its link register (apu_stall_o,
     // load_stall_o), and CV32E40P sets the pc for a jump in its first cycle in ID (cv32e40p_controller.sv,
-    // jump_in_dec), so one refetch cycle passed during the wait. Not behind a load that writes the jump's rd:
-    // the load stall deasserts the jump (load_stall_o, deassert_we_o).
+    // jump_in_dec), so one refetch cycle passed during the wait. Not right behind a load held in EX (a split
+    // access) that writes the jump's rd: the load stall deasserts the jump (load_stall_o, deassert_we_o).
     bool jump_target_prefetched(uint64_t issue, uint8_t jump_dst) const {
         if (const DecodedInsn* held = held_just_ahead(issue))
             return !(held->dst == jump_dst &&
