@@ -918,8 +918,7 @@ void dw3x3_wg_ch_u4(const dw3x3_args_t* a) {
     wg_split_channels(a, 4);
 }
 
-#define VARIANT(name, step, fn)                                                                              \
-    { name, step, fn }
+#define VARIANT(name, step, fn) {name, step, fn}
 
 const dw3x3_variant_t dw3x3_variants[DW3X3_VARIANTS] = {
     VARIANT("dw", DW3X3_FW, dw3x3_fw),

@@ -247,10 +247,8 @@ COLS_KERNEL(mm_M_unroll_2x4, 2, 4, 1)
 COLS_KERNEL(mm_M_unroll_4x2, 4, 2, 1)
 COLS_KERNEL(mm_M_unroll_4x4, 4, 4, 1)
 
-#define ROWS(name, U, V, KU)                                                                                 \
-    { #name, name, U, V, KU, 0 }
-#define COLS(name, U, V, KU)                                                                                 \
-    { #name, name, U, V, KU, 1 }
+#define ROWS(name, U, V, KU) {#name, name, U, V, KU, 0}
+#define COLS(name, U, V, KU) {#name, name, U, V, KU, 1}
 
 const matmul_variant_t matmul_variants[MATMUL_VARIANTS] = {
     ROWS(mm, 1, 1, 1),

@@ -371,13 +371,15 @@ static void run_depthwise(group_step_t step, const net_depthwise_t* l) {
         break;
     }
     if (l->variant) {
-        if (l->k != 3 || l->stride != 1 || l->pad_top != 1 || l->pad_left != 1 || l->h_out != l->h || l->w_out != l->w)
+        if (l->k != 3 || l->stride != 1 || l->pad_top != 1 || l->pad_left != 1 || l->h_out != l->h ||
+            l->w_out != l->w)
             kernel_fail("net_depthwise: kernel %s needs a 3x3 kernel at stride 1 with padding 1", l->variant);
         const unsigned family_step = step == DW_FW ? DW3X3_FW : step == DW_WG ? DW3X3_WG : DW3X3_IG;
         for (unsigned v = 0; v < DW3X3_VARIANTS && !t->dw3x3; ++v)
             if (dw3x3_variants[v].step == family_step && strcmp(dw3x3_variants[v].name, l->variant) == 0)
                 t->dw3x3 = dw3x3_variants[v].fn;
-        if (!t->dw3x3) kernel_fail("net_depthwise: no DepthWise 3x3 kernel named %s for this step", l->variant);
+        if (!t->dw3x3)
+            kernel_fail("net_depthwise: no DepthWise 3x3 kernel named %s for this step", l->variant);
     }
     run_groups("net_depthwise", t);
 }

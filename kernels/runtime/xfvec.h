@@ -29,9 +29,9 @@
 #define XFVEC_R(funct3, funct7, rd, rs1, rs2) .insn r 0x33, funct3, funct7, rd, rs1, rs2
 #define XFVEC_R1(funct3, funct7, rd, rs1, fixed) .insn r 0x33, funct3, funct7, rd, rs1, fixed
 #else
-#define XFVEC_R(funct3, funct7, rd, rs1, rs2)                                                             \
+#define XFVEC_R(funct3, funct7, rd, rs1, rs2)                                                                \
     ".insn r 0x33, " #funct3 ", " #funct7 ", " rd ", " rs1 ", " rs2 "\n\t"
-#define XFVEC_R1(funct3, funct7, rd, rs1, fixed)                                                          \
+#define XFVEC_R1(funct3, funct7, rd, rs1, fixed)                                                             \
     ".insn r 0x33, " #funct3 ", " #funct7 ", " rd ", " rs1 ", " #fixed "\n\t"
 #endif
 

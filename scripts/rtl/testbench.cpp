@@ -30,7 +30,8 @@ uint32_t read_word(const std::vector<uint8_t>& ram, uint32_t addr) {
 
 int main(int argc, char** argv) {
     if (argc != 2 && argc != 4) {
-        std::fprintf(stderr, "usage: %s PROGRAM.bin [SIGNATURE_BEGIN SIGNATURE_END]  (hex addresses)\n", argv[0]);
+        std::fprintf(stderr, "usage: %s PROGRAM.bin [SIGNATURE_BEGIN SIGNATURE_END]  (hex addresses)\n",
+                     argv[0]);
         return 2;
     }
     std::vector<uint8_t> ram(kRamSize, 0);
@@ -108,7 +109,8 @@ int main(int argc, char** argv) {
             if (addr < kRamSize) {
                 if (write) {
                     for (unsigned byte = 0; byte < 4; ++byte)
-                        if (enables & 1u << byte) ram[(addr & ~3u) + byte] = static_cast<uint8_t>(value >> 8 * byte);
+                        if (enables & 1u << byte)
+                            ram[(addr & ~3u) + byte] = static_cast<uint8_t>(value >> 8 * byte);
                 } else {
                     data_data = read_word(ram, addr);
                 }
@@ -127,7 +129,8 @@ int main(int argc, char** argv) {
         core->clk_i = 1;
         core->eval();
         if (status < 0 && cycles >= kMaxCycles) {
-            std::fprintf(stderr, "error: no exit after %llu cycles\n", static_cast<unsigned long long>(cycles));
+            std::fprintf(stderr, "error: no exit after %llu cycles\n",
+                         static_cast<unsigned long long>(cycles));
             status = 4;
         }
     }

@@ -237,16 +237,14 @@ const std::vector<Key>& key_table() {
     static const std::vector<Key> table = [] {
         std::vector<Key> t;
         t.push_back(name_key("platform.name"));
-        t.push_back(integer_key(
-            "cluster.cores", integer(1, 16), [](auto& c) -> auto& { return c.cluster.cores; }));
-        t.push_back(bool_key(
-            "cluster.controller_core", [](auto& c) -> auto& { return c.cluster.controller_core; }));
-        t.push_back(integer_key(
-            "cluster.id", integer(0, 63), [](auto& c) -> auto& { return c.cluster.id; }));
-        t.push_back(integer_key(
-            "tcdm.base", address(), [](auto& c) -> auto& { return c.tcdm.base; }));
-        t.push_back(integer_key(
-            "tcdm.size", {Kind::Size, kKiB, 16 * kMiB}, [](auto& c) -> auto& { return c.tcdm.size; }));
+        t.push_back(
+            integer_key("cluster.cores", integer(1, 16), [](auto& c) -> auto& { return c.cluster.cores; }));
+        t.push_back(
+            bool_key("cluster.controller_core", [](auto& c) -> auto& { return c.cluster.controller_core; }));
+        t.push_back(integer_key("cluster.id", integer(0, 63), [](auto& c) -> auto& { return c.cluster.id; }));
+        t.push_back(integer_key("tcdm.base", address(), [](auto& c) -> auto& { return c.tcdm.base; }));
+        t.push_back(integer_key("tcdm.size", {Kind::Size, kKiB, 16 * kMiB},
+                                [](auto& c) -> auto& { return c.tcdm.size; }));
 
         Key banks = integer_key(
             "tcdm.banks", {Kind::Integer, 1, 1024, 1, true}, [](auto& c) -> auto& { return c.tcdm.banks; },
@@ -256,71 +254,58 @@ const std::vector<Key>& key_table() {
         };
         banks.exclusive_with = "tcdm.banking_factor";
         t.push_back(std::move(banks));
-        Key factor = integer_key(
-            "tcdm.banking_factor", integer(1, 64), [](auto& c) -> auto& { return c.tcdm.banking_factor; });
+        Key factor = integer_key("tcdm.banking_factor", integer(1, 64),
+                                 [](auto& c) -> auto& { return c.tcdm.banking_factor; });
         factor.presence = [](const PlatformConfig& c) {
             return c.tcdm.banking_factor != 0 ? Presence::Set : Presence::Absent;
         };
         factor.exclusive_with = "tcdm.banks";
         t.push_back(std::move(factor));
 
-        t.push_back(integer_key(
-            "l2.base", address(), [](auto& c) -> auto& { return c.l2.base; }));
-        t.push_back(integer_key(
-            "l2.size", {Kind::Size, kKiB, kGiB, 4}, [](auto& c) -> auto& { return c.l2.size; }));
-        t.push_back(integer_key(
-            "l2.latency", integer(1, 1000), [](auto& c) -> auto& { return c.l2.latency; }));
-        t.push_back(integer_key(
-            "fpu.count", integer(1, FpuPool::kMaxFpus), [](auto& c) -> auto& { return c.fpu.count; }));
+        t.push_back(integer_key("l2.base", address(), [](auto& c) -> auto& { return c.l2.base; }));
+        t.push_back(
+            integer_key("l2.size", {Kind::Size, kKiB, kGiB, 4}, [](auto& c) -> auto& { return c.l2.size; }));
+        t.push_back(
+            integer_key("l2.latency", integer(1, 1000), [](auto& c) -> auto& { return c.l2.latency; }));
+        t.push_back(integer_key("fpu.count", integer(1, FpuPool::kMaxFpus),
+                                [](auto& c) -> auto& { return c.fpu.count; }));
         t.push_back(fpu_mapping_key("fpu.mapping"));
-        t.push_back(integer_key(
-            "fpu.addmul_latency", integer(0, kMaxFpuPipelineLatency),
-            [](auto& c) -> auto& { return c.fpu.addmul_latency; }));
-        t.push_back(integer_key(
-            "fpu.other_latency", integer(0, kMaxFpuPipelineLatency),
-            [](auto& c) -> auto& { return c.fpu.other_latency; }));
-        t.push_back(integer_key(
-            "fpu.divsqrt_units", integer(1, FpuPool::kMaxFpus),
-            [](auto& c) -> auto& { return c.fpu.divsqrt_units; }));
-        t.push_back(integer_key(
-            "fpu.divsqrt_latency", integer(1, 200), [](auto& c) -> auto& { return c.fpu.divsqrt_latency; }));
-        t.push_back(integer_key(
-            "fpu.divsqrt_exact_latency", integer(1, 200),
-            [](auto& c) -> auto& { return c.fpu.divsqrt_exact_latency; }));
-        t.push_back(enum_key(
-            "icache.model", kIcacheModels, [](auto& c) -> auto& { return c.icache.model; }));
-        t.push_back(integer_key(
-            "icache.l0_size", {Kind::Size, 16, 64 * kKiB, 1, true},
-            [](auto& c) -> auto& { return c.icache.l0_size; }));
-        t.push_back(integer_key(
-            "icache.l1_size", {Kind::Size, 64, kMiB, 1, true},
-            [](auto& c) -> auto& { return c.icache.l1_size; }));
-        t.push_back(integer_key(
-            "icache.refill_latency", integer(0, 100),
-            [](auto& c) -> auto& { return c.icache.refill_latency; }));
-        t.push_back(integer_key(
-            "event_unit.sleep_latency", integer(0, 1000),
-            [](auto& c) -> auto& { return c.event_unit.sleep_latency; }));
-        t.push_back(integer_key(
-            "event_unit.wake_latency", integer(0, 1000),
-            [](auto& c) -> auto& { return c.event_unit.wake_latency; }));
-        t.push_back(integer_key(
-            "dma.bandwidth_bits", {Kind::Integer, 8, 256, 8},
-            [](auto& c) -> auto& { return c.dma.bandwidth_bits; }));
-        t.push_back(enum_key(
-            "dma.duplex", kDuplexModes, [](auto& c) -> auto& { return c.dma.duplex; }));
-        t.push_back(integer_key(
-            "dma.queue_depth", integer(1, 64), [](auto& c) -> auto& { return c.dma.queue_depth; }));
-        t.push_back(enum_key(
-            "dma.arbitration", kDmaArbitrations, [](auto& c) -> auto& { return c.dma.arbitration; }));
-        t.push_back(integer_key(
-            "dma.tcdm_ports", integer(1, 16), [](auto& c) -> auto& { return c.dma.tcdm_ports; }));
-        t.push_back(integer_key(
-            "engine.quantum", integer(1, 1000000000), [](auto& c) -> auto& { return c.engine.quantum; }));
-        t.push_back(integer_key(
-            "engine.lookahead", integer(1, 32), [](auto& c) -> auto& { return c.engine.lookahead; }));
-        t.push_back(bool_key(
-            "engine.reference_loop", [](auto& c) -> auto& { return c.engine.reference_loop; }));
+        t.push_back(integer_key("fpu.addmul_latency", integer(0, kMaxFpuPipelineLatency),
+                                [](auto& c) -> auto& { return c.fpu.addmul_latency; }));
+        t.push_back(integer_key("fpu.other_latency", integer(0, kMaxFpuPipelineLatency),
+                                [](auto& c) -> auto& { return c.fpu.other_latency; }));
+        t.push_back(integer_key("fpu.divsqrt_units", integer(1, FpuPool::kMaxFpus),
+                                [](auto& c) -> auto& { return c.fpu.divsqrt_units; }));
+        t.push_back(integer_key("fpu.divsqrt_latency", integer(1, 200),
+                                [](auto& c) -> auto& { return c.fpu.divsqrt_latency; }));
+        t.push_back(integer_key("fpu.divsqrt_exact_latency", integer(1, 200),
+                                [](auto& c) -> auto& { return c.fpu.divsqrt_exact_latency; }));
+        t.push_back(enum_key("icache.model", kIcacheModels, [](auto& c) -> auto& { return c.icache.model; }));
+        t.push_back(integer_key("icache.l0_size", {Kind::Size, 16, 64 * kKiB, 1, true},
+                                [](auto& c) -> auto& { return c.icache.l0_size; }));
+        t.push_back(integer_key("icache.l1_size", {Kind::Size, 64, kMiB, 1, true},
+                                [](auto& c) -> auto& { return c.icache.l1_size; }));
+        t.push_back(integer_key("icache.refill_latency", integer(0, 100),
+                                [](auto& c) -> auto& { return c.icache.refill_latency; }));
+        t.push_back(integer_key("event_unit.sleep_latency", integer(0, 1000),
+                                [](auto& c) -> auto& { return c.event_unit.sleep_latency; }));
+        t.push_back(integer_key("event_unit.wake_latency", integer(0, 1000),
+                                [](auto& c) -> auto& { return c.event_unit.wake_latency; }));
+        t.push_back(integer_key("dma.bandwidth_bits", {Kind::Integer, 8, 256, 8},
+                                [](auto& c) -> auto& { return c.dma.bandwidth_bits; }));
+        t.push_back(enum_key("dma.duplex", kDuplexModes, [](auto& c) -> auto& { return c.dma.duplex; }));
+        t.push_back(integer_key("dma.queue_depth", integer(1, 64),
+                                [](auto& c) -> auto& { return c.dma.queue_depth; }));
+        t.push_back(enum_key("dma.arbitration", kDmaArbitrations,
+                             [](auto& c) -> auto& { return c.dma.arbitration; }));
+        t.push_back(
+            integer_key("dma.tcdm_ports", integer(1, 16), [](auto& c) -> auto& { return c.dma.tcdm_ports; }));
+        t.push_back(integer_key("engine.quantum", integer(1, 1000000000),
+                                [](auto& c) -> auto& { return c.engine.quantum; }));
+        t.push_back(integer_key("engine.lookahead", integer(1, 32),
+                                [](auto& c) -> auto& { return c.engine.lookahead; }));
+        t.push_back(
+            bool_key("engine.reference_loop", [](auto& c) -> auto& { return c.engine.reference_loop; }));
         return t;
     }();
     return table;
@@ -670,8 +655,7 @@ void apply_override(PlatformConfig& config, const std::string& assignment) {
 }
 
 void validate(const PlatformConfig& config) {
-    check_rules(
-        config, [](std::string_view) { return std::nullopt; }, "");
+    check_rules(config, [](std::string_view) { return std::nullopt; }, "");
 }
 
 std::vector<std::pair<std::string, std::string>> describe(const PlatformConfig& config) {
