@@ -8,12 +8,13 @@
   compare.py sequences --rtl DIR [--latency AO]                                 tests/timing/sequences.S, case by case
 
 A random program is tests/differential/gen_program.py's (RV32IMFC without Zfh, which CV32E40P v2 lacks),
-with more misaligned accesses, small divisors, div/sqrt chains, loads followed by writes and loads to x0
-followed by writes to x0, and with --xpulp Xpulp ALU, MAC, SIMD, post-increment, immediate-branch and
-hardware-loop instructions (single and nested loops, bodies drawn from the other kinds), and with --traps
-instructions that trap (ecall, ebreak, an illegal CSR write), in loop bodies too. It reads mcycle before its
-register set-up and after its signature stores; both runs must give the same cycles, the same sum of its
-traps' mepc + mcause and the same signature words.
+with more misaligned accesses, small divisors, div/sqrt chains, loads followed by writes, loads to x0
+followed by writes to x0 and FP operations writing x0 followed by instructions naming x0, and with --xpulp
+Xpulp ALU, MAC, SIMD, post-increment, immediate-branch and hardware-loop instructions (single and nested
+loops, bodies drawn from the other kinds), and with --traps instructions that trap (ecall, ebreak, an
+illegal CSR write), in loop bodies too. It reads mcycle before its register set-up and after its signature
+stores; both runs must give the same cycles, the same sum of its traps' mepc + mcause and the same signature
+words.
 """
 import argparse
 import concurrent.futures
@@ -49,7 +50,8 @@ class Generator(gp.ProgramGenerator):
         self.xpulp = xpulp
         kinds = [(f, w) for f, w in self.kinds if "zfh" not in f.__name__]
         kinds += [(self.g_misaligned, 4), (self.g_div_small, 3), (self.g_divsqrt_chain, 3),
-                  (self.g_write_after_load, 4), (self.g_x0_write, 3)] + ([(self.g_trap, 3)] if traps else [])
+                  (self.g_write_after_load, 4), (self.g_x0_write, 3), (self.g_fp_x0_write, 3)]
+        kinds += [(self.g_trap, 3)] if traps else []
         if xpulp:
             kinds += [(self.g_x_alu, 6), (self.g_x_mac, 4), (self.g_x_simd, 6), (self.g_x_mem, 5),
                       (self.g_x_branch, 2), (self.g_x_hwloop, 3)]
@@ -59,7 +61,7 @@ class Generator(gp.ProgramGenerator):
                     (self.g_fp_sign_minmax, 2), (self.g_fp_compare_class, 3), (self.g_fp_convert, 3),
                     (self.g_fp_move, 3), (self.g_fp_value, 2), (self.g_fp_csr, 2), (self.g_misaligned, 3),
                     (self.g_div_small, 2), (self.g_divsqrt_chain, 2), (self.g_write_after_load, 3),
-                    (self.g_x0_write_in_loop, 2),
+                    (self.g_x0_write_in_loop, 2), (self.g_fp_x0_write_in_loop, 2),
                     (self.g_x_alu, 4), (self.g_x_mac, 4), (self.g_x_simd, 4), (self.g_x_mem, 4)]
             body += [(self.g_trap, 2)] if traps else []
             self.body_funcs = [k for k, _ in body]
@@ -134,6 +136,37 @@ class Generator(gp.ProgramGenerator):
             lines += follow.split("\n")
             if rng.random() < 0.4:
                 lines.append(rng.choice(["nop", f"add zero, {a}, {b}", f"sltu zero, {a}, {b}"]))
+        self.add(lines)
+
+    def g_fp_x0_write_in_loop(self):
+        self.g_fp_x0_write(jump=False)
+
+    def g_fp_x0_write(self, jump=True):
+        # An FP operation writing x0, whose address the APU dispatcher compares with every instruction's
+        # (register c defaults to x0), then maybe instructions that name x0 or write it.
+        rng, base = self.rng, gp.xr(gp.BASE_REG)
+        fa, fb = gp.fr(self.fd()), gp.fr(self.fd())
+        lines = [rng.choice([f"feq.s zero, {fa}, {fb}", f"flt.s zero, {fa}, {fb}", f"fle.s zero, {fa}, {fb}",
+                             f"fclass.s zero, {fa}", f"fcvt.w.s zero, {fa}, {self.rm()}",
+                             f"fcvt.wu.s zero, {fa}, {self.rm()}", f"fmv.x.w zero, {fa}"])]
+        a, d = gp.xr(self.rs()), gp.xr(self.rd())
+        follow = [f"sw zero, {self.data_offset(4)}({base})", f"sw {a}, {self.data_offset(4)}({base})",
+                  f"fsw {fb}, {self.data_offset(4)}({base})", f"fcvt.s.w {fb}, zero", f"fmv.w.x {fb}, zero",
+                  f"fadd.s {fb}, {fa}, {fb}", f"fmul.s {fb}, {fa}, {fb}", f"addi {d}, zero, 1", "nop",
+                  f"add {d}, {a}, zero", f"mul {d}, {a}, {a}", f"lw {d}, {self.data_offset(4)}({base})", None]
+        if jump:
+            follow += ["beq zero, zero, 1f\n1:", f"bne {a}, zero, 1f\n1:", f"bne {a}, {a}, 1f\n1:", "j 1f\n1:",
+                       f"jal {d}, 1f\n1:"]
+        if self.xpulp:
+            follow += [f"cv.mac {d}, {a}, {a}", f"cv.insert {d}, {a}, 3, 4", f"cv.extract {d}, {a}, 3, 4",
+                       f"cv.bclrr {d}, {a}, zero", f"cv.sw zero, ({d}), 4", f"cv.sdotsp.h {d}, {a}, {a}"]
+            if jump:
+                follow += [f"cv.beqimm zero, 0, 1f\n1:", f"cv.bneimm {a}, 3, 1f\n1:"]
+        pick = rng.choice(follow)
+        if pick and pick.startswith("cv.sw"):
+            pick = f"addi {d}, {base}, {rng.randrange(256, 768, 4)}\n{pick}"
+        if pick:
+            lines += pick.split("\n")
         self.add(lines)
 
     def g_trap(self):

@@ -13,6 +13,181 @@ void illegal(Hart& h, const DecodedInsn& d) {
 
 } // namespace isa
 
+namespace {
+
+// The ALU operand selects of cv32e40p_decoder.sv, as far as CV32E40P's APU dispatcher reads them to find the
+// register addresses an instruction in ID reads (cv32e40p_id_stage.sv: apu_read_regs).
+enum class OperandA : uint8_t { RegA, RegB, RegC, CurrentPc, Immediate };
+enum class OperandB : uint8_t { RegA, RegB, RegC, Immediate, Bitmask };
+enum class OperandC : uint8_t { RegB, RegC, JumpTarget };
+enum class RegisterC : uint8_t { Zero, Rd, Rs3 }; // regc_mux: REGC_ZERO addresses x0
+struct OperandSelects {
+    OperandA a = OperandA::RegA; // the decoder's defaults
+    OperandB b = OperandB::RegB;
+    OperandC c = OperandC::RegC;
+    RegisterC regc = RegisterC::Zero;
+    bool bitmask_b_register = false; // alu_bmask_b_mux_sel = BMASK_B_REG
+    bool jalr = false;
+    bool fp_fields = false; // rs1, rs2 and register c name FP registers (rs1 too unless int_rs1)
+    bool int_rs1 = false;
+};
+
+OperandSelects operand_selects(uint32_t w) {
+    OperandSelects s;
+    const uint32_t f3 = (w >> 12) & 7, f7 = w >> 25;
+    switch (w & 0x7f) {
+    case 0x67: // jalr
+        s.jalr = true;
+        [[fallthrough]];
+    case 0x6f: // jal
+        s.a = OperandA::CurrentPc;
+        s.b = OperandB::Immediate;
+        break;
+    case 0x63: s.c = OperandC::JumpTarget; break; // branches
+    case 0x23:                                    // stores: the data through operand c
+        s.c = OperandC::RegB;
+        s.b = OperandB::Immediate;
+        break;
+    case 0x27: // FP stores
+        s.c = OperandC::RegB;
+        s.b = OperandB::Immediate;
+        s.fp_fields = s.int_rs1 = true;
+        break;
+    case 0x37: // lui
+        s.a = OperandA::Immediate;
+        s.b = OperandB::Immediate;
+        break;
+    case 0x17: // auipc
+        s.a = OperandA::CurrentPc;
+        s.b = OperandB::Immediate;
+        break;
+    case 0x03: // loads, op-imm
+    case 0x07:
+    case 0x13: s.b = OperandB::Immediate; break;
+    case 0x33:
+        if ((w >> 30) == 2) { // PULP's vectorial FP (prefix 10)
+            s.fp_fields = true;
+            const uint32_t op = (w >> 25) & 31;
+            if (op == 1 || op == 2) { // vfadd, vfsub: the addends as operands b and c
+                s.b = OperandB::RegA;
+                s.c = OperandC::RegB;
+            } else if (op == 8 || op == 9) { // vfmac, vfmre: rd the third
+                s.regc = RegisterC::Rd;
+            }
+        } else if (f7 == 1 && f3 >= 4) { // div, divu, rem, remu
+            s.a = OperandA::RegB;
+            s.b = OperandB::RegA;
+        }
+        break;
+    case 0x53: // OP-FP: fadd and fsub take their addends as operands b and c
+        s.fp_fields = true;
+        s.int_rs1 = (w >> 27) == 0x1a || (w >> 27) == 0x1e; // fcvt from an integer, fmv to FP
+        if ((w >> 27) <= 1) {
+            s.b = OperandB::RegA;
+            s.c = OperandC::RegB;
+        }
+        break;
+    case 0x43: // fmadd, fmsub, fnmsub, fnmadd
+    case 0x47:
+    case 0x4b:
+    case 0x4f:
+        s.fp_fields = true;
+        s.regc = RegisterC::Rs3;
+        break;
+    case 0x0b: // custom-0: post-increment loads, cv.beqimm and cv.bneimm
+        s.b = OperandB::Immediate;
+        if (((w >> 13) & 3) == 3) s.c = OperandC::JumpTarget;
+        break;
+    case 0x2b:         // custom-1
+        if (f3 <= 2) { // immediate post-increment stores
+            s.c = OperandC::RegB;
+            s.b = OperandB::Immediate;
+        } else if (f3 == 3 && f7 >= 0x10 && f7 <= 0x17) { // register post-increment and indexed stores
+            s.c = OperandC::RegB;
+            s.b = OperandB::RegC;
+            s.regc = RegisterC::Rd;
+        } else if (f3 == 3 && f7 >= 0x18 && f7 <= 0x1f) { // register bit manipulation
+            s.b = OperandB::Immediate;
+            const uint32_t op = f7 & 7;
+            if (op <= 2) s.b = OperandB::Bitmask; // cv.extractr, cv.extractur, cv.insertr
+            if (op == 2 || op == 4 || op == 5) s.bitmask_b_register = true; // cv.insertr, cv.bclrr, cv.bsetr
+            if (op == 2) s.regc = RegisterC::Rd;
+        } else if (f3 == 3 && f7 >= 0x40 && f7 <= 0x47) { // add/sub with normalisation by a register
+            s.regc = RegisterC::Rd;
+            s.bitmask_b_register = true;
+            s.a = OperandA::RegC;
+            s.b = OperandB::RegA;
+        } else if (f3 == 3 && (f7 == 0x48 || f7 == 0x49)) { // cv.mac, cv.msu
+            s.regc = RegisterC::Rd;
+        }
+        break;
+    case 0x5b: // custom-2
+        switch ((w >> 13) & 3) {
+        case 0: // bit manipulation with immediates; cv.insert and cv.bitrev read rd
+            s.b = OperandB::Immediate;
+            if ((w >> 30) == 2 && !(w & 0x1000)) s.regc = RegisterC::Rd;
+            if ((w >> 30) == 3 && (w & 0x1000)) s.regc = RegisterC::Rd;
+            break;
+        case 1: break;                         // add/sub with normalisation
+        case 3: s.regc = RegisterC::Rd; break; // MAC with subword selection
+        default: break;                        // MUL with subword selection
+        }
+        break;
+    case 0x7b: {                                                  // custom-3: packed SIMD
+        if ((w >> 13) & (w >> 14) & 1) s.b = OperandB::Immediate; // .sci
+        const uint32_t op = w >> 26;
+        if (op == 0b100110 || op == 0b101000 || op == 0b101010 || op == 0b111000 || op == 0b111110)
+            s.regc = RegisterC::Rd; // cv.sdotup, cv.sdotusp, cv.sdotsp, cv.shuffle2, cv.packhi/lo
+        if (op == 0b101110 && ((w >> 13) & 3) == 2) { // cv.insert
+            s.regc = RegisterC::Rd;
+            s.b = OperandB::RegC;
+        }
+        if (op == 0b010101) { // cv.cplxmul
+            s.regc = RegisterC::Rd;
+            s.b = OperandB::RegB;
+        }
+        break;
+    }
+    default: break; // fence, SYSTEM and the rest keep the defaults
+    }
+    return s;
+}
+
+// Whether one of the register addresses the APU dispatcher compares is integer register 0, which an FP
+// operation writing x0 holds in flight (cv32e40p_apu_disp.sv: read_dep_o). Register c defaults to x0
+// (REGC_ZERO), so most instructions compare it.
+bool apu_compares_x0(uint32_t w) {
+    const OperandSelects s = operand_selects(w);
+    constexpr unsigned kFp = 32, kNone = 64;
+    const unsigned rs1 = (w >> 15) & 31, rs2 = (w >> 20) & 31, rd = (w >> 7) & 31, rs3 = w >> 27;
+    const unsigned ra = rs1 + (s.fp_fields && !s.int_rs1 ? kFp : 0), rb = rs2 + (s.fp_fields ? kFp : 0);
+    const unsigned fp_c = s.fp_fields ? kFp : 0;
+    const unsigned rc = s.regc == RegisterC::Zero ? 0 : (s.regc == RegisterC::Rd ? rd : rs3) + fp_c;
+    unsigned read_a = kNone, read_b = kNone, read_c = kNone;
+    switch (s.a) {
+    case OperandA::RegA: read_a = ra; break;
+    case OperandA::RegB:
+    case OperandA::RegC: read_a = rb; break; // the dispatcher names rb for both
+    case OperandA::CurrentPc: read_a = s.jalr ? ra : kNone; break;
+    case OperandA::Immediate: break;
+    }
+    switch (s.b) {
+    case OperandB::RegA: read_b = ra; break;
+    case OperandB::RegB:
+    case OperandB::Bitmask: read_b = rb; break;
+    case OperandB::RegC: read_b = rc; break;
+    case OperandB::Immediate: read_b = s.bitmask_b_register ? rb : kNone; break;
+    }
+    if (s.c == OperandC::RegB)
+        read_c = rb;
+    else if (s.c == OperandC::RegC && s.a != OperandA::RegC && !s.jalr &&
+             !(s.b == OperandB::Immediate && s.bitmask_b_register) && s.b != OperandB::Bitmask)
+        read_c = rc;
+    return read_a == 0 || read_b == 0 || read_c == 0;
+}
+
+} // namespace
+
 DecodedInsn decode(uint32_t raw, const CoreTiming& timing) {
     DecodedInsn d;
     uint32_t word = raw;
@@ -50,7 +225,11 @@ DecodedInsn decode(uint32_t raw, const CoreTiming& timing) {
             assert(spare != std::end(d.src));
             if (spare != std::end(d.src)) *spare = kX0Slot;
         }
-        if (d.cls != InsnClass::Load && d.cls != InsnClass::Jump) d.dst = kSinkSlot;
+        // An FP operation's result to x0 is tracked as well, as the APU dispatcher tracks its address:
+        // instructions that compare x0 wait for it (apu_reads_x0), those that write x0 through the ALU port
+        // as for a load's.
+        if (d.cls != InsnClass::Load && d.cls != InsnClass::Jump && cause != ReadyCause::Fpu)
+            d.dst = kSinkSlot;
     }
     // Sources in fp_result_slot here are fields only the APU dispatcher compares (apu_checks_field).
     uint64_t apu_fields = 0;
@@ -61,6 +240,9 @@ DecodedInsn decode(uint32_t raw, const CoreTiming& timing) {
             apu_fields |= uint64_t{1} << (s - kFpResultSlot);
     d.settle_mask = d.src_mask;
     d.src_mask |= apu_fields;
+    // While an FP result to x0 may be in flight, slot 0's pending bit sends these to check_operands.
+    d.apu_reads_x0 = apu_compares_x0(word);
+    if (d.apu_reads_x0) d.src_mask |= uint64_t{1} << kX0Slot;
     // The next instruction issues at least `cost` cycles later: a result that takes no longer is ready then.
     if (d.dst < kZeroSlot && d.latency > d.cost) d.pend_mask = uint64_t{1} << d.dst;
     // Unless it reads its destination anyway, an instruction that is no FP operation waits for an FP result

@@ -77,7 +77,8 @@ inline int32_t imm_j(uint32_t r) {
 inline uint8_t xsrc(unsigned r) {
     return r ? static_cast<uint8_t>(r) : kZeroSlot;
 }
-// x0 as a destination is kX0Slot here; decode() leaves it to the loads and jumps that write x0 (see there).
+// x0 as a destination is kX0Slot here; decode() leaves it to the loads, jumps and FP operations that write x0
+// (see there).
 inline uint8_t xdst(unsigned r) {
     return static_cast<uint8_t>(r);
 }
@@ -112,7 +113,7 @@ inline void shape_i(DecodedInsn& d, uint32_t raw, ExecFn fn, InsnClass cls = Ins
 // immediate forms of the hardware-loop set-up (cv32e40p_id_stage.sv: apu_read_regs; cv32e40p_apu_disp.sv:
 // read_dep_o). The scoreboard slot of such a field (an integer register's here, an FP register's for
 // fpu::apu_checks_format_field) is a source that waits for an FP result only (its fp_result_slot), not for a
-// load. x0 is left out: no FP result to it is tracked.
+// load. x0 is left out here: decode() marks every instruction that compares it (apu_reads_x0).
 inline void apu_checks_slot(DecodedInsn& d, uint8_t slot) {
     if (slot == kZeroSlot || std::ranges::find(d.src, slot) != std::end(d.src) ||
         std::ranges::find(d.src, fp_result_slot(slot)) != std::end(d.src))

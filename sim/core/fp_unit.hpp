@@ -38,6 +38,7 @@ inline uint64_t apu_wait(const Hart& h, unsigned cls) {
 inline void apu_in_flight(Hart& h, unsigned cls, uint64_t ready, uint8_t slot) {
     if (cls < 2) return;
     if (slot < kZeroSlot) h.ready_[fp_result_slot(slot)] = ready_entry(ready, ReadyCause::Fpu);
+    if (slot == kX0Slot) h.turn_detour_ = true; // only check_operands waits for it
     h.apu_busy_until_ = std::max(h.apu_busy_until_, ready);
     if (cls == 3) {
         h.apu_long_until_ = std::max(h.apu_long_until_, ready);

@@ -55,6 +55,7 @@ void Hart::reset(uint32_t pc, uint32_t sp) {
     pending_ = 0;
     stats_ = CoreStats{};
     apu_busy_until_ = apu_long_until_ = 0;
+    turn_detour_ = !observers_.empty();
     apu_port_write_ = last_access_ex_first_ = last_access_ex_end_ = last_post_inc_ex_end_ = 0;
     apu_port_slot_ = kSinkSlot;
     held_in_ex_until_ = held_in_ex_pc_ = 0;
@@ -269,11 +270,12 @@ void Hart::step() {
     ahead_len_ = 0;
     limit_ = UINT64_MAX;
     try {
+        // Through check_operands, as every loop but a lockstep turn's.
         const DecodedInsn* d = slot_at(pc_);
         if (!observers_.empty())
-            ifetch_ ? execute_one<true, true, false>(d) : execute_one<false, true, false>(d);
+            ifetch_ ? execute_one<true, true, true>(d) : execute_one<false, true, true>(d);
         else
-            ifetch_ ? execute_one<true, false, false>(d) : execute_one<false, false, false>(d);
+            ifetch_ ? execute_one<true, false, true>(d) : execute_one<false, false, true>(d);
     } catch (const TrapSignal& t) {
         take_trap(t);
     }
@@ -286,7 +288,12 @@ void Hart::wake(uint64_t cycle) {
 }
 
 void Hart::check_operands(const DecodedInsn& d) {
-    check_operands_inline(d);
+    const uint64_t need = operand_need(d);
+    if (ready_cycle(need) > cycle_) stall_on_operands(need);
+    pending_ &= ~d.settle_mask;
+    // Slot 0 is not among the sources of an instruction that only compares x0: its bit is cleared here.
+    if (d.apu_reads_x0 && ready_cycle(std::max(ready_[kX0Slot], ready_[fp_result_slot(kX0Slot)])) <= cycle_)
+        pending_ &= ~(uint64_t{1} << kX0Slot);
 }
 
 void Hart::stall_on_operands(uint64_t need) {
@@ -551,7 +558,9 @@ void Hart::apu_port_contention(const DecodedInsn& d) {
     add_stall(StallKind::FpuDependency, 1);
     // A jal whose target was fetched while it waited in ID has that target in ID behind it now: a jump there
     // sets the pc as it waits (jump_target_prefetched). Otherwise the target comes after it anyway.
-    if (c != InsnClass::Jump || jump_target_prefetched(issue_, d.dst)) held_in_ex();
+    if (c != InsnClass::Jump ||
+        jump_target_prefetched(issue_, d.dst, d.fast == FastOp::Jal && d.apu_reads_x0))
+        held_in_ex();
 }
 
 bool Hart::jalr_behind_holds_write(uint32_t next_pc) const {

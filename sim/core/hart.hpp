@@ -161,7 +161,10 @@ class Hart {
     Hart(const Hart&) = delete; // fetch_lane_ may point into the hart itself
     Hart& operator=(const Hart&) = delete;
     // Several views may observe one hart; each is told of every retired instruction, in the order added.
-    void add_retire_observer(RetireObserver* observer) { observers_.push_back(observer); }
+    void add_retire_observer(RetireObserver* observer) {
+        observers_.push_back(observer);
+        turn_detour_ = true;
+    }
 
     // Architectural reset: pc, sp, and everything else zero (mcountinhibit to its CV32E40P reset value).
     void reset(uint32_t pc, uint32_t sp);
@@ -406,17 +409,21 @@ class Hart {
     // load_stall_o), and CV32E40P sets the pc for a jump in its first cycle in ID (cv32e40p_controller.sv,
     // jump_in_dec), so one refetch cycle passed during the wait. Not right behind a load held in EX (a split
     // access) that writes the jump's rd: the load stall deasserts the jump (load_stall_o, deassert_we_o).
-    bool jump_target_prefetched(uint64_t issue, uint8_t jump_dst) const {
+    // `x0_read`: a jal, which compares x0 through its operand c (apu_reads_x0) and sets the pc while it
+    // waits for an FP result to it as well; a jalr waits for one to its rs1 with the pc not set (jr_stall).
+    bool jump_target_prefetched(uint64_t issue, uint8_t jump_dst, bool x0_read = false) const {
         if (const DecodedInsn* held = held_just_ahead(issue))
             return !(held->dst == jump_dst &&
                      (held->cls == InsnClass::Load || held->cls == InsnClass::FpLoad));
-        return jump_entered_id(issue, jump_dst) < issue;
+        return jump_entered_id(issue, jump_dst, x0_read) < issue;
     }
     // The cycle a jump issuing in `issue` entered ID: earlier than `issue` when it waited there for an FP
-    // result or a load's result to its link register `jump_dst` (waits_for_load_result).
-    uint64_t jump_entered_id(uint64_t issue, uint8_t jump_dst) const {
+    // result or a load's result to its link register `jump_dst` (waits_for_load_result), or with `x0_read`
+    // for an FP result to x0.
+    uint64_t jump_entered_id(uint64_t issue, uint8_t jump_dst, bool x0_read = false) const {
         const bool waited_for_write =
-            id_wait_end_ == issue && jump_dst < kZeroSlot && ready_cycle(ready_[jump_dst]) == issue;
+            id_wait_end_ == issue && ((jump_dst < kZeroSlot && ready_cycle(ready_[jump_dst]) == issue) ||
+                                      (x0_read && ready_cycle(ready_[fp_result_slot(kX0Slot)]) == issue));
         return waited_for_write ? id_wait_start_ : issue;
     }
     // Whether a jump in `issue` waited in ID behind an instruction held in EX that writes `src`.
@@ -524,6 +531,9 @@ class Hart {
     // the latest one of latency class 2 or 3 returns its result, and the latest one of class 3.
     uint64_t apu_busy_until_ = 0;
     uint64_t apu_long_until_ = 0;
+    // A lockstep turn goes through run() instead of its inline path (take_turn): the hart is observed, or an
+    // FP result to x0 may be in flight, which only check_operands waits for (fp_unit.hpp: apu_in_flight).
+    bool turn_detour_ = false;
     // The end of the latest instruction held in EX (held_in_ex), and its pc: what a jump right behind it
     // asks (jump_target_prefetched).
     uint64_t held_in_ex_until_ = 0;
@@ -639,7 +649,14 @@ class Hart {
     // outside the cached range.
     const DecodedInsn& resolve();
     // Waits for d's sources; out of line for the loops that call it only while a source may be pending.
+    // It also waits for an FP result in flight to x0 when d compares x0 (apu_reads_x0), which the inline
+    // check leaves to it: slot 0's pending bit sends such an instruction here, and take_turn's detour.
     void check_operands(const DecodedInsn& d);
+    // The latest ready_ entry among d's sources, as check_operands waits for it.
+    uint64_t operand_need(const DecodedInsn& d) const {
+        const uint64_t need = std::max({ready_[d.src[0]], ready_[d.src[1]], ready_[d.src[2]]});
+        return d.apu_reads_x0 ? std::max(need, ready_[fp_result_slot(kX0Slot)]) : need;
+    }
     void check_operands_inline(const DecodedInsn& d) {
         const uint64_t need = std::max({ready_[d.src[0]], ready_[d.src[1]], ready_[d.src[2]]});
         if (ready_cycle(need) > cycle_) [[unlikely]]

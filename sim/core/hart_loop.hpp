@@ -184,8 +184,7 @@ template <bool kFetchModel, bool kLoops, bool kAhead> bool Hart::run_inline_part
         const DecodedInsn& d = *dp;
         if (d.src_mask & pending_) [[unlikely]] {
             cycle_ = cycle;
-            if constexpr (kAhead)
-                entry->operand_cause = std::max({ready_[d.src[0]], ready_[d.src[1]], ready_[d.src[2]]}) & 3;
+            if constexpr (kAhead) entry->operand_cause = operand_need(d) & 3;
             check_operands(d);
             if constexpr (kAhead) entry->operand_wait = static_cast<uint32_t>(cycle_ - cycle);
             cycle = cycle_;
@@ -249,7 +248,7 @@ template <bool kFetchModel, bool kLoops, bool kAhead> bool Hart::run_inline_part
             target = pc + imm;
             if (!straddle_cost(target, penalty)) goto full;
             x_[d.rd] = pc + d.len;
-            penalty += !jump_target_prefetched(cycle, d.dst);
+            penalty += !jump_target_prefetched(cycle, d.dst, d.apu_reads_x0);
             goto jump;
 #define PULPSIM_LOAD(op, T)                                                                                  \
     op_##op: {                                                                                               \
@@ -397,9 +396,12 @@ template <bool kFetchModel, bool kLoops, bool kAhead> bool Hart::run_inline_part
 // through it: a mispredicted call then resolves as soon as it issues, not after the chain of loads that finds
 // the slot (the hart, its slot, the handler): about 8% of the run time of the tiled PointWise step on VEGA.
 [[gnu::always_inline]] inline bool Hart::take_turn(uint64_t turn_end, uint64_t ahead_limit, ExecFn handler) {
-    if (!observers_.empty()) [[unlikely]] {
+    if (turn_detour_) [[unlikely]] {
         run(turn_end);
-        return !stopped() && !asleep_; // an observed core does not run ahead
+        // The result to x0 may still be deferred while it waits for the register file's write port.
+        turn_detour_ = !observers_.empty() || ready_cycle(ready_[fp_result_slot(kX0Slot)]) > cycle_ ||
+                       (apu_port_write_ != 0 && apu_port_slot_ == kX0Slot);
+        return !stopped() && !asleep_; // a detoured core does not run ahead
     }
     limit_ = turn_end;
     const DecodedInsn* dp = pc_ == turn_slot_pc_ ? turn_slot_ : slot_at(pc_);

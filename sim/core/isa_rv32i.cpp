@@ -26,15 +26,17 @@ template <FastOp op> void alu_reg(Hart& h, const DecodedInsn& d) {
 // ---- control transfer ----
 void jal(Hart& h, const DecodedInsn& d) {
     X(d.rd) = h.pc_ + d.len;
-    h.jump_to(h.pc_ + static_cast<U>(d.imm), h.jump_target_prefetched(h.issue_, d.dst) ? 0 : 1);
+    h.jump_to(h.pc_ + static_cast<U>(d.imm),
+              h.jump_target_prefetched(h.issue_, d.dst, d.apu_reads_x0) ? 0 : 1);
 }
 void jalr(Hart& h, const DecodedInsn& d) {
     const U target = (X(d.rs1) + static_cast<U>(d.imm)) & ~1u;
     // The target is computed in ID: a result still in EX (from the instruction just before, however long
     // EX holds it) costs a cycle, and the pc is set only after it.
-    const bool hazard =
-        h.issue_ != 0 && d.rs1 != 0 &&
-        (ready_cycle(h.ready_[d.src[0]]) >= h.issue_ || h.jump_waited_for(h.issue_, d.src[0]));
+    // Its rs1 = x0 is compared with an FP result to x0 in flight (apu_reads_x0) as any register would be.
+    const uint64_t rs1_ready = d.rs1 != 0 ? h.ready_[d.src[0]] : h.ready_[fp_result_slot(kX0Slot)];
+    const bool hazard = h.issue_ != 0 && (ready_cycle(rs1_ready) >= h.issue_ ||
+                                          (d.rs1 != 0 && h.jump_waited_for(h.issue_, d.src[0])));
     if (hazard) {
         ++h.stats_.jump_register_hazards;
         h.add_stall(StallKind::JumpRegister, 1);
@@ -43,8 +45,7 @@ void jalr(Hart& h, const DecodedInsn& d) {
     // below to pay. While it waits for an FP or a load's result to rd instead, the pc is set in the first of
     // those cycles in which rs1 can be forwarded: the refetch is left to pay when that is the last one.
     bool prefetched = !hazard && h.jump_target_prefetched(h.issue_, d.dst);
-    if (prefetched && !h.held_just_ahead(h.issue_) && d.rs1 != 0 &&
-        ready_cycle(h.ready_[d.src[0]]) + 1 == h.issue_)
+    if (prefetched && !h.held_just_ahead(h.issue_) && ready_cycle(rs1_ready) + 1 == h.issue_)
         prefetched = false;
     // The jump is taken in ID; in the cycle after it the link write to rd, then in EX, looks to jalr's own
     // hazard check like a result it needs when rd = rs1: one cycle more (cv32e40p_controller.sv jr_stall,

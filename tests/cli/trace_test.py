@@ -301,6 +301,17 @@ CASES = {
     178: [("lw", {}, 2), ("j", {"load_use": 1}, 1)],
     179: [("fle.s", {}, 1), ("lw", {}, 2), ("jal", {"load_use": 1}, 1), ("nop", {}, 1)],
     180: [("fle.s", {}, 1), ("lw", {}, 1), ("j", {"control": 1}, 2), ("nop", {}, 1)],
+    # With single-cycle FP results no instruction waits behind an FP operation writing x0.
+    181: [("fclass.s", {}, 1), ("lui", {}, 1)] + [("beq", {}, 1)] * 3,
+    182: [("fclass.s", {}, 1), ("sw", {}, 1)] + [("beq", {}, 1)] * 3,
+    183: [("fclass.s", {}, 1), ("sw", {}, 1)] + [("beq", {}, 1)] * 3,
+    184: [("fclass.s", {}, 1), ("bnez", {"control": 2}, 3)] + [("beq", {}, 1)] * 3,
+    185: [("fclass.s", {}, 1), ("jal", {"control": 1}, 2)] + [("beq", {}, 1)] * 3,
+    186: [("fclass.s", {}, 1), ("cv.mac", {}, 1)] + [("beq", {}, 1)] * 3,
+    187: [("fclass.s", {}, 1), ("fcvt.s.w", {}, 1)] + [("beq", {}, 1)] * 3,
+    188: [("feq.s", {}, 1), ("fmul.s", {}, 1)] + [("beq", {}, 1)] * 3,
+    189: [("feq.s", {}, 1), ("fadd.s", {}, 1)] + [("beq", {}, 1)] * 3,
+    190: [("fmv.x.w", {}, 1), ("nop", {}, 1)] + [("beq", {}, 1)] * 3,
 }
 
 

@@ -32,6 +32,14 @@ static float fp_mix(float x, float y, unsigned rounds) {
         if ((i & 3) == 0) __asm__ volatile("fdiv.s %0, %0, %1" : "+f"(x) : "f"(y));
         __asm__ volatile("fmadd.s %0, %1, %1, %0" : "+f"(z) : "f"(y));
         __asm__ volatile("fsgnjx.s %0, %0, %1" : "+f"(y) : "f"(x));
+        /* An FP result to x0 holds every instruction that names x0 (lw and jal through operand c) until it
+         * is back, at FPU latency 1 or more: the load takes a lockstep turn, whose inline operand check
+         * leaves x0 to the full one, the jal runs ahead. */
+        if ((i & 7) == 5) {
+            uint32_t t;
+            __asm__ volatile("fclass.s zero, %1\n lw %0, %2\n jal zero, 1f\n 1:" : "=r"(t) : "f"(x), "m"(k));
+            k += t & 1;
+        }
         /* 2/1 is ready 6 cycles on: its write through the ALU port meets the jal in EX, run ahead or not. */
         if ((i & 7) == 1)
             __asm__ volatile("fdiv.s %0, %2, %3\n nop\n nop\n nop\n addi %1, %1, 1\n jal zero, 1f\n 1:"

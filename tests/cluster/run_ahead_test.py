@@ -8,7 +8,9 @@ latencies at values that once broke the engine, and fewer cores.
 
 The run-ahead program has workers spinning in register-only loops (which they run ahead of the others)
 while core 0 opens and closes a region over the whole cluster and then ends the run: the region's counters
-and the workers' final counters must leave out what the workers ran ahead past core 0's turn.
+and the workers' final counters must leave out what the workers ran ahead past core 0's turn. It runs at
+FPU latencies of 2 and 4 as well, where its FP operations writing x0 hold the load behind them, which takes
+a lockstep turn.
 """
 import argparse
 import json
@@ -79,6 +81,9 @@ def main():
         p = ["--platform", os.path.join(args.platforms, platform + ".yaml")]
         cases.append((args.run_ahead_elf, p))
         cases.append((args.run_ahead_elf, p + ["--set", "engine.quantum=97"]))
+        # FP results of latency 2 and 4, which hold the instructions behind an FP operation writing x0.
+        for latency in (["fpu.addmul_latency=1", "fpu.other_latency=1"], ["fpu.other_latency=3"]):
+            cases.append((args.run_ahead_elf, p + [a for v in latency for a in ("--set", v)]))
         cases += [(elf, p) for elf in args.programs]
         cases += [(args.variants_elf, p + [a for v in variant for a in ("--set", v)]) for variant in VARIANTS]
     for elf, extra in cases:

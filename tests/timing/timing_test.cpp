@@ -20,7 +20,7 @@ std::vector<uint32_t> measure(const CoreTiming& timing) {
     const CoreStats& stats = machine.hart().stats();
     EXPECT_EQ(machine.hart().cycle(), stats.instret() + stats.total_stalls())
         << "every cycle is an issue or a stall";
-    std::vector<uint32_t> words(181);
+    std::vector<uint32_t> words(191);
     machine.memory().read_bytes(*elf.symbol("results"), words.data(), words.size() * 4);
     std::vector<uint32_t> cost(words.size());
     for (size_t i = 0; i < words.size(); ++i)
@@ -347,21 +347,42 @@ TEST(Timing, FpuLatencyFromTheConfiguration) {
     CoreTiming others_one;
     others_one.fpu_other_latency = 1;
     const auto cost_others = measure(others_one);
-    expect_costs(cost_others, {
-                                  {102, "fadd unaffected, flw of its destination: 1 + 1 + 10", 12},
-                                  {103, "fmv.x.w a0 (ready 2), li a0 waits for it: 2 + 10", 13},
-                                  {104, "fmv.x.w a0, li a1 goes on: 1 + 1 + 10", 12},
-                                  // Class 2 after class 2 issues back to back, unless the rs2 field of a
-                                  // conversion or fclass names the first one's destination (apu_read_regs).
-                                  {165, "fmv.s f0 (ready 2), fcvt.s.w waits 1 (field f0): 2 + 1 + 3", 6},
-                                  {166, "fmv.s f1, fcvt.s.wu waits 1 (field f1): 2 + 1 + 3", 6},
-                                  {167, "fmv.s f2, fcvt.s.wu (field f1) goes on: 1 + 1 + 3", 5},
-                                  {168, "fmv.s f0, fclass.s waits 1 (field f0): 2 + 1 + 3", 6},
-                                  {169, "fmv.s f0, fmv.x.w (operand b rs1) goes on: 1 + 1 + 3", 5},
-                                  {170, "flw f0, fcvt.s.w does not wait for the load: 1 + 1 + 3", 5},
-                                  {171, "fmv.s f0, fcvt.w.s waits 1 (field f0): 2 + 1 + 3", 6},
-                                  {172, "fmv.s f2, fcvt.s.h waits 1 (field f2, the decoder's rule): 6", 6},
-                              });
+    expect_costs(cost_others,
+                 {
+                     {102, "fadd unaffected, flw of its destination: 1 + 1 + 10", 12},
+                     {103, "fmv.x.w a0 (ready 2), li a0 waits for it: 2 + 10", 13},
+                     {104, "fmv.x.w a0, li a1 goes on: 1 + 1 + 10", 12},
+                     // Class 2 after class 2 issues back to back, unless the rs2 field of a
+                     // conversion or fclass names the first one's destination (apu_read_regs).
+                     {165, "fmv.s f0 (ready 2), fcvt.s.w waits 1 (field f0): 2 + 1 + 3", 6},
+                     {166, "fmv.s f1, fcvt.s.wu waits 1 (field f1): 2 + 1 + 3", 6},
+                     {167, "fmv.s f2, fcvt.s.wu (field f1) goes on: 1 + 1 + 3", 5},
+                     {168, "fmv.s f0, fclass.s waits 1 (field f0): 2 + 1 + 3", 6},
+                     {169, "fmv.s f0, fmv.x.w (operand b rs1) goes on: 1 + 1 + 3", 5},
+                     {170, "flw f0, fcvt.s.w does not wait for the load: 1 + 1 + 3", 5},
+                     {171, "fmv.s f0, fcvt.w.s waits 1 (field f0): 2 + 1 + 3", 6},
+                     {172, "fmv.s f2, fcvt.s.h waits 1 (field f2, the decoder's rule): 6", 6},
+                     // Behind an FP result to x0 (ready 2), an instruction waits 1 when one of
+                     // its operand selects names x0: register c's default (REGC_ZERO), or a
+                     // field that is x0 (cv32e40p_id_stage.sv: apu_read_regs; apu_disp: read_dep_o).
+                     {181, "fclass.s zero, lui waits 1 (register c): 2 + 1 + 3", 6},
+                     {182, "fclass.s zero, sw a2 (operand c rs2) goes on: 1 + 1 + 3", 5},
+                     {183, "fclass.s zero, sw zero waits 1 (rs2 x0): 2 + 1 + 3", 6},
+                     {184, "fclass.s zero, bne a3, zero waits 1, taken: 2 + 3 + 3", 8},
+                     {185, "fclass.s zero, jal waits 1 with its pc set (jump_in_dec): 2 + 1 + 3", 6},
+                     {186, "fclass.s zero, cv.mac (register c rd) goes on: 1 + 1 + 3", 5},
+                     {187, "fclass.s zero, fcvt.s.w from zero waits 1: 2 + 1 + 3", 6},
+                     {190, "fmv.x.w zero, nop waits 1 (reads and writes x0): 2 + 1 + 3", 6},
+                 });
+    // Both of latency 2 (class 2), back to back unless the second compares x0: fmul's register c is the
+    // default, fadd's addends are operands b and c.
+    CoreTiming both_one;
+    both_one.fpu_addmul_latency = 1;
+    both_one.fpu_other_latency = 1;
+    expect_costs(measure(both_one), {
+                                        {188, "feq.s zero, fmul waits 1: 2 + 1 + 3", 6},
+                                        {189, "feq.s zero, fadd goes on: 1 + 1 + 3", 5},
+                                    });
     CoreTiming three;
     three.fpu_addmul_latency = 3;
     const auto cost3 = measure(three);
