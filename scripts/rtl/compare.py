@@ -371,9 +371,12 @@ class Runner:
         source, elf = self.workdir / f"{name}.S", self.workdir / f"{name}.elf"
         source.write_text('#include "hwloop.h"\n' + text)
         arch = "rv32imfc_zicsr_zifencei" + (XPULP_ARCH if self.args.xpulp else "")
-        subprocess.run(["clang-19", "--target=riscv32-unknown-elf", f"-march={arch}", "-mabi=ilp32f", "-mno-relax",
-                        "-nostdlib", "-fuse-ld=lld", "-I", str(ROOT / "kernels" / "runtime"), "-T",
-                        str(self.workdir / link), "-o", str(elf), str(source)], check=True)
+        built = subprocess.run(["clang-19", "--target=riscv32-unknown-elf", f"-march={arch}", "-mabi=ilp32f",
+                                "-mno-relax", "-nostdlib", "-fuse-ld=lld", "-I", str(ROOT / "kernels" / "runtime"),
+                                "-T", str(self.workdir / link), "-o", str(elf), str(source)])
+        if built.returncode != 0:  # the assembler has said why, above
+            hint = "" if self.args.xpulp else " (Xpulp instructions need --xpulp)"
+            sys.exit(f"compare.py: {source} does not assemble{hint}")
         subprocess.run(["llvm-objcopy-19", "-O", "binary", str(elf), str(elf.with_suffix(".bin"))], check=True)
         symbols = subprocess.run(["llvm-nm-19", str(elf)], capture_output=True, text=True, check=True).stdout
         address = {f[2]: f[0] for f in (line.split() for line in symbols.splitlines()) if len(f) == 3}
