@@ -137,7 +137,7 @@ struct alignas(64) DecodedInsn {
     uint64_t src_mask = 0;
     uint64_t pend_mask = 0;
     // The bits of src_mask that the operand check clears from pending_: all but those of fields only the APU
-    // dispatcher compares (apu_checks_field), whose register may still wait for a load.
+    // dispatcher compares (isa::apu_checks_slot), whose register may still wait for a load.
     uint64_t settle_mask = 0;
 };
 static_assert(sizeof(DecodedInsn) == 64);

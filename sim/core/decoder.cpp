@@ -73,6 +73,14 @@ OperandSelects operand_selects(uint32_t w) {
                 s.c = OperandC::RegB;
             } else if (op == 8 || op == 9) { // vfmac, vfmre: rd the third
                 s.regc = RegisterC::Rd;
+            } else if (op == 0x0c) { // moves, classes, conversions: the operation in the rs2 field
+                const uint32_t sub = (w >> 20) & 31;
+                if (sub == 0) { // vfmv as a sign injection of rs1 with itself; R: from an x register
+                    s.b = OperandB::RegA;
+                    s.int_rs1 = (w >> 14) & 1;
+                } else if (sub == 2 || sub == 3) { // vfcvt between integers and FP16: rs2's bit 0, from one
+                    s.int_rs1 = sub == 3;
+                }
             }
         } else if (f7 == 1 && f3 >= 4) { // div, divu, rem, remu
             s.a = OperandA::RegB;
@@ -86,6 +94,8 @@ OperandSelects operand_selects(uint32_t w) {
             s.b = OperandB::RegA;
             s.c = OperandC::RegB;
         }
+        // fmv.x.w and fmv.w.x (and their FP16 forms) as sign injections of rs1 with itself
+        if (((w >> 27) == 0x1c && f3 == 0) || (w >> 27) == 0x1e) s.b = OperandB::RegA;
         break;
     case 0x43: // fmadd, fmsub, fnmsub, fnmadd
     case 0x47:
@@ -119,6 +129,8 @@ OperandSelects operand_selects(uint32_t w) {
             s.b = OperandB::RegA;
         } else if (f3 == 3 && (f7 == 0x48 || f7 == 0x49)) { // cv.mac, cv.msu
             s.regc = RegisterC::Rd;
+        } else if (f3 == 3 && f7 >= 0x20 && f7 <= 0x3f && ((f7 & 0x1f) == 0x18 || (f7 & 0x1f) == 0x19)) {
+            s.b = OperandB::Immediate; // cv.clip, cv.clipu
         }
         break;
     case 0x5b: // custom-2
@@ -146,44 +158,66 @@ OperandSelects operand_selects(uint32_t w) {
             s.regc = RegisterC::Rd;
             s.b = OperandB::RegB;
         }
+        if (op == 0b011001 || op == 0b011011 || op == 0b011101) // cv.subrotmj, cv.add.divN, cv.sub.divN
+            s.b = OperandB::RegB;
         break;
     }
-    default: break; // fence, SYSTEM and the rest keep the defaults
+    case 0x73:
+        if (f3 != 0) { // CSR accesses: the address as operand b, an immediate form's uimm as operand a
+            s.b = OperandB::Immediate;
+            if (f3 & 4) s.a = OperandA::Immediate;
+        }
+        break;      // ecall, ebreak, mret, wfi keep the defaults
+    default: break; // fence and the rest keep the defaults
     }
     return s;
 }
+
+} // namespace
+
+ApuReadAddresses apu_read_addresses(uint32_t w) {
+    const OperandSelects s = operand_selects(w);
+    const uint8_t rs1 = (w >> 15) & 31, rs2 = (w >> 20) & 31, rd = (w >> 7) & 31,
+                  rs3 = static_cast<uint8_t>(w >> 27);
+    const uint8_t fp = s.fp_fields ? kFpSlot : 0;
+    const uint8_t ra = static_cast<uint8_t>(rs1 + (s.int_rs1 ? 0 : fp)), rb = static_cast<uint8_t>(rs2 + fp);
+    const uint8_t rc =
+        s.regc == RegisterC::Zero ? 0 : static_cast<uint8_t>((s.regc == RegisterC::Rd ? rd : rs3) + fp);
+    ApuReadAddresses read{kNoAddress, kNoAddress, kNoAddress};
+    switch (s.a) {
+    case OperandA::RegA: read[0] = ra; break;
+    case OperandA::RegB:
+    case OperandA::RegC: read[0] = rb; break; // the dispatcher names rb for both
+    case OperandA::CurrentPc:
+        if (s.jalr) read[0] = ra;
+        break;
+    case OperandA::Immediate: break;
+    }
+    switch (s.b) {
+    case OperandB::RegA: read[1] = ra; break;
+    case OperandB::RegB:
+    case OperandB::Bitmask: read[1] = rb; break;
+    case OperandB::RegC: read[1] = rc; break;
+    case OperandB::Immediate:
+        if (s.bitmask_b_register) read[1] = rb;
+        break;
+    }
+    if (s.c == OperandC::RegB)
+        read[2] = rb;
+    else if (s.c == OperandC::RegC && s.a != OperandA::RegC && !s.jalr &&
+             !(s.b == OperandB::Immediate && s.bitmask_b_register) && s.b != OperandB::Bitmask)
+        read[2] = rc;
+    return read;
+}
+
+namespace {
 
 // Whether one of the register addresses the APU dispatcher compares is integer register 0, which an FP
 // operation writing x0 holds in flight (cv32e40p_apu_disp.sv: read_dep_o). Register c defaults to x0
 // (REGC_ZERO), so most instructions compare it.
 bool apu_compares_x0(uint32_t w) {
-    const OperandSelects s = operand_selects(w);
-    constexpr unsigned kFp = 32, kNone = 64;
-    const unsigned rs1 = (w >> 15) & 31, rs2 = (w >> 20) & 31, rd = (w >> 7) & 31, rs3 = w >> 27;
-    const unsigned ra = rs1 + (s.fp_fields && !s.int_rs1 ? kFp : 0), rb = rs2 + (s.fp_fields ? kFp : 0);
-    const unsigned fp_c = s.fp_fields ? kFp : 0;
-    const unsigned rc = s.regc == RegisterC::Zero ? 0 : (s.regc == RegisterC::Rd ? rd : rs3) + fp_c;
-    unsigned read_a = kNone, read_b = kNone, read_c = kNone;
-    switch (s.a) {
-    case OperandA::RegA: read_a = ra; break;
-    case OperandA::RegB:
-    case OperandA::RegC: read_a = rb; break; // the dispatcher names rb for both
-    case OperandA::CurrentPc: read_a = s.jalr ? ra : kNone; break;
-    case OperandA::Immediate: break;
-    }
-    switch (s.b) {
-    case OperandB::RegA: read_b = ra; break;
-    case OperandB::RegB:
-    case OperandB::Bitmask: read_b = rb; break;
-    case OperandB::RegC: read_b = rc; break;
-    case OperandB::Immediate: read_b = s.bitmask_b_register ? rb : kNone; break;
-    }
-    if (s.c == OperandC::RegB)
-        read_c = rb;
-    else if (s.c == OperandC::RegC && s.a != OperandA::RegC && !s.jalr &&
-             !(s.b == OperandB::Immediate && s.bitmask_b_register) && s.b != OperandB::Bitmask)
-        read_c = rc;
-    return read_a == 0 || read_b == 0 || read_c == 0;
+    const ApuReadAddresses read = apu_read_addresses(w);
+    return std::ranges::find(read, uint8_t{0}) != read.end();
 }
 
 } // namespace
@@ -231,7 +265,10 @@ DecodedInsn decode(uint32_t raw, const CoreTiming& timing) {
         if (d.cls != InsnClass::Load && d.cls != InsnClass::Jump && cause != ReadyCause::Fpu)
             d.dst = kSinkSlot;
     }
-    // Sources in fp_result_slot here are fields only the APU dispatcher compares (apu_checks_field).
+    // The fields the APU dispatcher compares that are no source wait for an FP result only.
+    if (known)
+        for (const uint8_t reg : apu_read_addresses(word))
+            if (reg != kNoAddress && reg != kX0Slot) isa::apu_checks_slot(d, reg);
     uint64_t apu_fields = 0;
     for (const uint8_t s : d.src)
         if (s < kZeroSlot)

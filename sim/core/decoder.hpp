@@ -2,6 +2,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cassert>
 #include <cstdint>
 #include <iterator>
@@ -14,6 +15,14 @@ namespace pulpsim {
 // Decodes a 16- or 32-bit instruction (low parcel first). Unknown encodings decode to a handler that raises
 // an illegal-instruction trap when executed, so decoding never fails.
 DecodedInsn decode(uint32_t raw, const CoreTiming& timing);
+
+// The register addresses CV32E40P's APU dispatcher compares with the destinations of the FP operations in
+// flight for a 32-bit encoding, as its ALU operand selects name them (cv32e40p_decoder.sv;
+// cv32e40p_id_stage.sv: apu_read_regs): a scoreboard slot each (an FP register's when the decoder selects the
+// FP register file), or kNoAddress.
+inline constexpr uint8_t kNoAddress = 0xff;
+using ApuReadAddresses = std::array<uint8_t, 3>;
+ApuReadAddresses apu_read_addresses(uint32_t word);
 
 // Expands a compressed instruction to its 32-bit equivalent; 0 if it is not a valid RVC encoding.
 uint32_t expand_compressed(uint16_t c);
@@ -108,12 +117,13 @@ inline void shape_i(DecodedInsn& d, uint32_t raw, ExecFn fn, InsnClass cls = Ins
 }
 
 // CV32E40P's APU dispatcher holds an instruction in ID while an FP result is in flight to a register one of
-// its ALU operand selects names, and the decoder leaves those selects at their defaults (rs1 and rs2) for
-// instructions whose fields there hold an immediate or nothing: the SYSTEM instructions, fence and the
-// immediate forms of the hardware-loop set-up (cv32e40p_id_stage.sv: apu_read_regs; cv32e40p_apu_disp.sv:
-// read_dep_o). The scoreboard slot of such a field (an integer register's here, an FP register's for
-// fpu::apu_checks_format_field) is a source that waits for an FP result only (its fp_result_slot), not for a
-// load. x0 is left out here: decode() marks every instruction that compares it (apu_reads_x0).
+// its ALU operand selects names (apu_read_addresses), a source or not: the decoder leaves the selects at
+// their defaults (rs1 and rs2) for instructions whose fields there hold an immediate or nothing (the SYSTEM
+// instructions, fence, the immediate hardware-loop set-ups), and the conversions and fclass keep operand b
+// at the FP register their format or signedness code names. decode() gives such a field's slot (an integer
+// or FP register's) as a source that waits for an FP result only (its fp_result_slot), not for a load
+// (regb_used_o is 0 there). x0 is left out: decode() marks every instruction that compares it
+// (apu_reads_x0).
 inline void apu_checks_slot(DecodedInsn& d, uint8_t slot) {
     if (slot == kZeroSlot || std::ranges::find(d.src, slot) != std::end(d.src) ||
         std::ranges::find(d.src, fp_result_slot(slot)) != std::end(d.src))
@@ -121,9 +131,6 @@ inline void apu_checks_slot(DecodedInsn& d, uint8_t slot) {
     uint8_t* spare = std::ranges::find(d.src, kZeroSlot);
     assert(spare != std::end(d.src));
     if (spare != std::end(d.src)) *spare = fp_result_slot(slot);
-}
-inline void apu_checks_field(DecodedInsn& d, unsigned reg) {
-    apu_checks_slot(d, xsrc(reg));
 }
 
 } // namespace isa

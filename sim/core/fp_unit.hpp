@@ -183,16 +183,6 @@ inline void shape(DecodedInsn& d, uint32_t raw, ExecFn fn, unsigned sources, boo
     d.latency = static_cast<uint8_t>(latency);
 }
 
-// The conversions and fclass leave their ALU operand b at the decoder's default, regb, with the FP register
-// file selected (cv32e40p_decoder.sv, OPCODE_OP_FP: reg_fp_b_o; cv32e40p_id_stage.sv: apu_read_regs): the
-// rs2 field, which holds a format or signedness code, names f0, f1 or f2, and the APU dispatcher holds the
-// instruction while an FP result is in flight to it. A load's result to that register does not hold it
-// (regb_used_o is 0). Only a reader of latency class 2 can show it: the other classes wait for every FP
-// result in flight anyway.
-inline void apu_checks_format_field(DecodedInsn& d, uint32_t raw) {
-    apu_checks_slot(d, fslot(isa::rs2(raw)));
-}
-
 // FP loads and stores: the address from an x register, the data in an f register; a load's result is
 // usable two cycles after it issues.
 inline void shape_load(DecodedInsn& d, uint32_t raw, ExecFn fn) {

@@ -220,17 +220,14 @@ bool decode_rv32f(uint32_t raw, DecodedInsn& d, const CoreTiming& timing) {
     case 0x60:
         if (r2 > 1 || !rm_ok) return false;
         fpu::shape(d, raw, r2 == 0 ? fcvt_w_s : fcvt_wu_s, 1, false, true, other);
-        fpu::apu_checks_format_field(d, raw);
         return true;
     case 0x68:
         if (r2 > 1 || !rm_ok) return false;
         fpu::shape(d, raw, r2 == 0 ? fcvt_s_w : fcvt_s_wu, 1, true, false, other);
-        fpu::apu_checks_format_field(d, raw);
         return true;
     case 0x70:
         if (r2 != 0 || f3 > 1) return false;
         fpu::shape(d, raw, f3 == 0 ? fmv_x_w : fclass, 1, false, true, other);
-        if (f3 == 1) fpu::apu_checks_format_field(d, raw); // fmv.x.w's operand b is rs1
         return true;
     case 0x78:
         if (r2 != 0 || f3 != 0) return false;

@@ -212,17 +212,13 @@ bool decode_rv32i(uint32_t raw, DecodedInsn& d) {
     case 0x33: return decode_op(raw, d);
     case 0x0f:
         if (funct3(raw) > 1) return false;
-        // fence: memory is sequentially consistent here, only the timing. The pred and succ fields are
-        // rs2's bits to the APU's read check.
+        // fence: memory is sequentially consistent here, only the timing.
         d.exec = funct3(raw) == 0 ? fence : fence_i;
         if (funct3(raw) == 1) d.cls = InsnClass::Jump;
-        apu_checks_field(d, rs1(raw));
-        apu_checks_field(d, rs2(raw));
         return true;
     case 0x73:
         if (funct3(raw) != 0 || rd(raw) != 0 || rs1(raw) != 0) return false;
         d.cls = InsnClass::System;
-        apu_checks_field(d, rs2(raw)); // x1 for ebreak, x2 for mret, x5 for wfi
         switch (raw >> 20) {
         case 0x000: d.exec = ecall; return true;
         case 0x001: d.exec = ebreak; return true;

@@ -48,10 +48,6 @@ bool decode_xcvhwlp(uint32_t raw, DecodedInsn& d) {
     d.rs1 = static_cast<uint8_t>(rs1(raw));
     d.imm = static_cast<int32_t>(raw >> 20);
     d.src[0] = uses_reg ? xsrc(d.rs1) : kZeroSlot;
-    // The immediates in the rs1 field (cv.setupi's uimmS) and the rs2 field (uimmL's low bits) are
-    // registers to the APU's read check.
-    if (!uses_reg) apu_checks_field(d, rs1(raw));
-    apu_checks_field(d, rs2(raw));
     d.cls = InsnClass::HwLoop;
     return true;
 }

@@ -168,7 +168,6 @@ bool decode_zfh(uint32_t raw, DecodedInsn& d, const CoreTiming& timing) {
     if (f7 == 0x20) { // fcvt.s.h: destination format S, source format H in rs2
         if (r2 != kFmtHalf || !rm_ok) return false;
         fpu::shape(d, raw, fcvt_s_h, 1, false, false, other);
-        fpu::apu_checks_format_field(d, raw);
         return true;
     }
     if ((f7 & 3) != kFmtHalf) return false;
@@ -204,7 +203,6 @@ bool decode_zfh(uint32_t raw, DecodedInsn& d, const CoreTiming& timing) {
     case 0x08: // fcvt.h.s: source format S in rs2
         if (r2 != 0 || !rm_ok) return false;
         fpu::shape(d, raw, fcvt_h_s, 1, false, false, other);
-        fpu::apu_checks_format_field(d, raw);
         return true;
     case 0x14: { // fle.h, flt.h, feq.h
         static constexpr ExecFn ops[3] = {h_compare<fp::le16>, h_compare<fp::lt16>, h_compare<fp::eq16>};
@@ -215,17 +213,14 @@ bool decode_zfh(uint32_t raw, DecodedInsn& d, const CoreTiming& timing) {
     case 0x18: // fcvt.w.h, fcvt.wu.h
         if (r2 > 1 || !rm_ok) return false;
         fpu::shape(d, raw, r2 == 0 ? fcvt_w_h : fcvt_wu_h, 1, false, true, other);
-        fpu::apu_checks_format_field(d, raw);
         return true;
     case 0x1a: // fcvt.h.w, fcvt.h.wu
         if (r2 > 1 || !rm_ok) return false;
         fpu::shape(d, raw, r2 == 0 ? fcvt_h_w : fcvt_h_wu, 1, true, false, other);
-        fpu::apu_checks_format_field(d, raw);
         return true;
     case 0x1c: // fmv.x.h, fclass.h
         if (r2 != 0 || f3 > 1) return false;
         fpu::shape(d, raw, f3 == 0 ? fmv_x_h : fclass_h, 1, false, true, other);
-        if (f3 == 1) fpu::apu_checks_format_field(d, raw); // fmv.x.h's operand b is rs1
         return true;
     case 0x1e: // fmv.h.x
         if (r2 != 0 || f3 != 0) return false;
