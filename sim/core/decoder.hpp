@@ -121,9 +121,9 @@ inline void shape_i(DecodedInsn& d, uint32_t raw, ExecFn fn, InsnClass cls = Ins
 // their defaults (rs1 and rs2) for instructions whose fields there hold an immediate or nothing (the SYSTEM
 // instructions, fence, the immediate hardware-loop set-ups), and the conversions and fclass keep operand b
 // at the FP register their format or signedness code names. decode() gives such a field's slot (an integer
-// or FP register's) as a source that waits for an FP result only (its fp_result_slot), not for a load
-// (regb_used_o is 0 there). x0 is left out: decode() marks every instruction that compares it
-// (apu_reads_x0).
+// or FP register's) as a source that waits for an FP result only (its fp_result_slot), not for a load (the
+// decoder marks no register used there: rega_used_o, regb_used_o). x0 is left out: decode() marks every
+// instruction that compares it (apu_reads_x0).
 inline void apu_checks_slot(DecodedInsn& d, uint8_t slot) {
     if (slot == kZeroSlot || std::ranges::find(d.src, slot) != std::end(d.src) ||
         std::ranges::find(d.src, fp_result_slot(slot)) != std::end(d.src))
