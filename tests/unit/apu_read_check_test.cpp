@@ -41,7 +41,8 @@ bool is_fp_operation(const DecodedInsn& d) {
     return d.cls == InsnClass::Fp || d.cls == InsnClass::FpDivSqrt;
 }
 
-// Encodings from llvm-mc 19; the expected addresses from the decoder's selects for each.
+// Encodings from llvm-mc 19; the expected addresses as cv32e40p_decoder.sv selects them for each (the
+// comments name the rule).
 TEST(ApuReadCheck, SelectsNameTheRegistersTheRtlDecoderSelects) {
     const unsigned x0 = 0, a0 = 10, a1 = 11, a2 = 12, a3 = 13, a5 = 15, fa1 = kF + 11, fa2 = kF + 12;
     struct Case {
