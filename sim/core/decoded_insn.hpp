@@ -129,7 +129,7 @@ struct alignas(64) DecodedInsn {
     uint16_t ready_code = 4; // latency << 2 | ReadyCause, filled in by decode()
     FastOp fast = FastOp::None;
     // CV32E40P's APU dispatcher compares integer register 0 among this instruction's read addresses
-    // (apu_compares_x0): it waits for an FP result in flight to x0 (Hart::operand_need).
+    // (apu_read_addresses): it waits for an FP result in flight to x0 (Hart::operand_need).
     bool apu_reads_x0 = false;
     // Filled in by decode(), for the scoreboard's quick test (Hart::pending_): bit s for every register slot
     // s in src (and for register r when fp_result_slot(r) is), and bit dst when the result may still be

@@ -210,18 +210,6 @@ ApuReadAddresses apu_read_addresses(uint32_t w) {
     return read;
 }
 
-namespace {
-
-// Whether one of the register addresses the APU dispatcher compares is integer register 0, which an FP
-// operation writing x0 holds in flight (cv32e40p_apu_disp.sv: read_dep_o). Register c defaults to x0
-// (REGC_ZERO), so most instructions compare it.
-bool apu_compares_x0(uint32_t w) {
-    const ApuReadAddresses read = apu_read_addresses(w);
-    return std::ranges::find(read, uint8_t{0}) != read.end();
-}
-
-} // namespace
-
 DecodedInsn decode(uint32_t raw, const CoreTiming& timing) {
     DecodedInsn d;
     uint32_t word = raw;
@@ -266,8 +254,9 @@ DecodedInsn decode(uint32_t raw, const CoreTiming& timing) {
             d.dst = kSinkSlot;
     }
     // The fields the APU dispatcher compares that are no source wait for an FP result only.
+    const ApuReadAddresses apu_reads = apu_read_addresses(word);
     if (known)
-        for (const uint8_t reg : apu_read_addresses(word))
+        for (const uint8_t reg : apu_reads)
             if (reg != kNoAddress && reg != kX0Slot) isa::apu_checks_slot(d, reg);
     uint64_t apu_fields = 0;
     for (const uint8_t s : d.src)
@@ -277,8 +266,10 @@ DecodedInsn decode(uint32_t raw, const CoreTiming& timing) {
             apu_fields |= uint64_t{1} << (s - kFpResultSlot);
     d.settle_mask = d.src_mask;
     d.src_mask |= apu_fields;
-    // While an FP result to x0 may be in flight, slot 0's pending bit sends these to check_operands.
-    d.apu_reads_x0 = apu_compares_x0(word);
+    // x0 is compared by most instructions, through register c's default (REGC_ZERO): an FP result to x0 in
+    // flight holds them (cv32e40p_apu_disp.sv: read_dep_o). While one may be, slot 0's pending bit sends
+    // them to check_operands.
+    d.apu_reads_x0 = std::ranges::find(apu_reads, kX0Slot) != apu_reads.end();
     if (d.apu_reads_x0) d.src_mask |= uint64_t{1} << kX0Slot;
     // The next instruction issues at least `cost` cycles later: a result that takes no longer is ready then.
     if (d.dst < kZeroSlot && d.latency > d.cost) d.pend_mask = uint64_t{1} << d.dst;
