@@ -6,8 +6,8 @@ barriers, shared banks and FPUs) under the platform settings that change who mee
 DMA's arbitration, bandwidth and queue, the FPU mapping and count, the bank count, the instruction caches,
 latencies at values that once broke the engine, and fewer cores. So do seeded random cluster programs
 (gen_cluster_program.py: shared loads and stores, FP work on shared FPUs, critical sections, hardware loops,
-DMA, regions opened by any core, and runs ended by one core while the others loop), each of which must end
-by exiting.
+DMA, regions opened by any core, and runs ended by one core while the others loop) on both platforms, each
+under those settings on one of them; these and the tiled program must end by exiting.
 
 The run-ahead program has workers spinning in register-only loops (which they run ahead of the others)
 while core 0 opens and closes a region over the whole cluster and then ends the run: the region's counters
@@ -73,15 +73,17 @@ def main():
     ap.add_argument("--sim", required=True)
     ap.add_argument("--platforms", required=True)
     ap.add_argument("--run-ahead-elf", required=True)
-    ap.add_argument("--variants-elf", required=True, action="append",
-                    help="a program run under VARIANTS (repeatable: the tiled program, random programs)")
+    ap.add_argument("--variants-elf", required=True, help="the tiled program run under VARIANTS")
+    ap.add_argument("--random-elf", action="append", default=[],
+                    help="a random program (gen_cluster_program.py), repeatable: run on both platforms, and under "
+                         "VARIANTS on one of them, the next program on the other")
     ap.add_argument("--workdir", required=True)
     ap.add_argument("programs", nargs="+", help="more programs whose reports must match")
     args = ap.parse_args()
     os.makedirs(args.workdir, exist_ok=True)
     failed = 0
     cases = []
-    for platform in ("pulp-open", "vega"):
+    for index, platform in enumerate(("pulp-open", "vega")):
         p = ["--platform", os.path.join(args.platforms, platform + ".yaml")]
         cases.append((args.run_ahead_elf, p))
         cases.append((args.run_ahead_elf, p + ["--set", "engine.quantum=97"]))
@@ -89,8 +91,11 @@ def main():
         for latency in (["fpu.addmul_latency=1", "fpu.other_latency=1"], ["fpu.other_latency=3"]):
             cases.append((args.run_ahead_elf, p + [a for v in latency for a in ("--set", v)]))
         cases += [(elf, p) for elf in args.programs]
-        cases += [(elf, p + [a for v in variant for a in ("--set", v)])
-                  for elf in args.variants_elf for variant in VARIANTS]
+        cases += [(args.variants_elf, p + [a for v in variant for a in ("--set", v)]) for variant in VARIANTS]
+        for n, elf in enumerate(args.random_elf):
+            cases.append((elf, p))
+            if n % 2 == index:
+                cases += [(elf, p + [a for v in variant for a in ("--set", v)]) for variant in VARIANTS]
     for elf, extra in cases:
         fast = report(args.sim, elf, args.workdir, extra)
         reference = report(args.sim, elf, args.workdir, extra + ["--set", "engine.reference_loop=true"])
@@ -100,7 +105,7 @@ def main():
         for d in diff[:20]:
             print("     " + d)
         failed += bool(diff)
-        if elf in args.variants_elf and fast["outcome"] != "exit":
+        if (elf == args.variants_elf or elf in args.random_elf) and fast["outcome"] != "exit":
             print(f"FAIL {name}: ended with {fast['outcome']}, not by exiting: the comparison would say little")
             failed += 1
         if elf == args.run_ahead_elf:
