@@ -42,36 +42,32 @@ def generate(seed):
         stride = rnd.choice([1, 3, 4, 5, 7, 16, 17])
         offset = rnd.randrange(words)
         pad = " " * indent
+
+        def loop(count, *body):
+            head = f"{pad}for (unsigned j = 0; j < {count}; j++)"
+            if len(body) == 1:
+                return [f"{head} {body[0]}"]
+            return [head + " {", *(f"{pad}    {line}" for line in body), pad + "}"]
+
         if kind == "load":
             step = rnd.choice([1, 2, 16])
-            return [f"{pad}for (unsigned j = 0; j < {n}; j++) "
-                    f"acc += shared_words[(id * {stride} + j * {step} + {offset}) % {words}];"]
+            return loop(n, f"acc += shared_words[(id * {stride} + j * {step} + {offset}) % {words}];")
         if kind == "store":
-            return [f"{pad}for (unsigned j = 0; j < {n}; j++) "
-                    f"shared_words[(id * {stride} + j + {offset}) % {words}] = acc + j;"]
+            return loop(n, f"shared_words[(id * {stride} + j + {offset}) % {words}] = acc + j;")
         if kind == "load_store":
-            return [f"{pad}for (unsigned j = 0; j < {n}; j++) {{",
-                    f"{pad}    uint32_t k = (acc + j * {stride}) % {words};",
-                    f"{pad}    shared_words[k] = shared_words[(k + {offset}) % {words}] + id;",
-                    f"{pad}    acc ^= shared_words[k];",
-                    f"{pad}}}"]
+            return loop(n, f"uint32_t k = (acc + j * {stride}) % {words};",
+                        f"shared_words[k] = shared_words[(k + {offset}) % {words}] + id;", "acc ^= shared_words[k];")
         if kind == "fp":
             scale = rnd.uniform(0.5, 1.5)
-            return [f"{pad}for (unsigned j = 0; j < {n}; j++) {{ f = f * {scale:.3f}f + g; g = g * f - 0.25f; }}"]
+            return loop(n, f"{{ f = f * {scale:.3f}f + g; g = g * f - 0.25f; }}")
         if kind == "fp_memory":
-            return [f"{pad}for (unsigned j = 0; j < {n}; j++) {{",
-                    f"{pad}    f += shared_floats[(id * {stride} + j) % {words}] * g;",
-                    f"{pad}    shared_floats[(id + j * {stride} + {offset}) % {words}] = f;",
-                    f"{pad}}}"]
+            return loop(n, f"f += shared_floats[(id * {stride} + j) % {words}] * g;",
+                        f"shared_floats[(id + j * {stride} + {offset}) % {words}] = f;")
         if kind == "divsqrt":
-            return [f"{pad}for (unsigned j = 0; j < {min(n, 8)}; j++) "
-                    f"{{ f = f / (g + 1.5f); g = __builtin_sqrtf(g * g + 1.0f); }}"]
+            return loop(min(n, 8), "{ f = f / (g + 1.5f); g = __builtin_sqrtf(g * g + 1.0f); }")
         if kind == "integer":
-            return [f"{pad}for (unsigned j = 0; j < {4 * n}; j++) {{",
-                    f'{pad}    __asm__ volatile("" : "+r"(acc));',
-                    f"{pad}    acc = (acc << 3) ^ (acc >> 5) ^ (acc + j);",
-                    f"{pad}    if (acc & 16) acc += 7;",
-                    f"{pad}}}"]
+            return loop(4 * n, '__asm__ volatile("" : "+r"(acc));', "acc = (acc << 3) ^ (acc >> 5) ^ (acc + j);",
+                        "if (acc & 16) acc += 7;")
         if kind == "hwloop":
             return [f"{pad}{{",
                     f"{pad}    uint32_t count = {n} + (id & 3);",
@@ -85,10 +81,8 @@ def generate(seed):
                     f"{pad}acc += shared_words[{(offset + 1) % words}];",
                     f"{pad}critical_exit();"]
         if kind == "l2":
-            return [f"{pad}for (unsigned j = 0; j < {min(n, 10)}; j++) {{",
-                    f"{pad}    l2_words[(id * {stride} + j) % {words}] = acc;",
-                    f"{pad}    acc += l2_words[(j + {offset}) % {words}];",
-                    f"{pad}}}"]
+            return loop(min(n, 10), f"l2_words[(id * {stride} + j) % {words}] = acc;",
+                        f"acc += l2_words[(j + {offset}) % {words}];")
         mask = rnd.choice([1, 2, 3])
         value = rnd.choice([v for v in range(4) if v & ~mask == 0])
         return [f"{pad}if ((id & {mask}) == {value}) {{", *block(indent + 4), f"{pad}}} else {{",
