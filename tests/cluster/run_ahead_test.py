@@ -57,6 +57,10 @@ def report(sim, elf, workdir, extra):
     return rep
 
 
+def set_options(settings):
+    return [a for v in settings for a in ("--set", v)]
+
+
 def differences(a, b, path=""):
     if isinstance(a, dict) and isinstance(b, dict):
         for k in sorted(set(a) | set(b)):
@@ -89,13 +93,13 @@ def main():
         cases.append((args.run_ahead_elf, p + ["--set", "engine.quantum=97"]))
         # FP results of latency 2 and 4, which hold the instructions behind an FP operation writing x0.
         for latency in (["fpu.addmul_latency=1", "fpu.other_latency=1"], ["fpu.other_latency=3"]):
-            cases.append((args.run_ahead_elf, p + [a for v in latency for a in ("--set", v)]))
+            cases.append((args.run_ahead_elf, p + set_options(latency)))
         cases += [(elf, p) for elf in args.programs]
-        cases += [(args.variants_elf, p + [a for v in variant for a in ("--set", v)]) for variant in VARIANTS]
+        cases += [(args.variants_elf, p + set_options(variant)) for variant in VARIANTS]
         for n, elf in enumerate(args.random_elf):
             cases.append((elf, p))
             if n % 2 == index:
-                cases += [(elf, p + [a for v in variant for a in ("--set", v)]) for variant in VARIANTS]
+                cases += [(elf, p + set_options(variant)) for variant in VARIANTS]
     for elf, extra in cases:
         fast = report(args.sim, elf, args.workdir, extra)
         reference = report(args.sim, elf, args.workdir, extra + ["--set", "engine.reference_loop=true"])
