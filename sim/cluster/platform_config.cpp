@@ -19,6 +19,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "cluster/fpu_pool.hpp"
+#include "cluster/printable.hpp"
 #include "cluster/yaml_document.hpp"
 #include "core/hart.hpp"
 
@@ -330,34 +331,6 @@ std::vector<std::string> sections() {
 
 // ---- suggestions for unknown names --------------------------------------------------------------------
 
-size_t edit_distance(std::string_view a, std::string_view b) {
-    std::vector<size_t> row(b.size() + 1);
-    for (size_t j = 0; j <= b.size(); ++j)
-        row[j] = j;
-    for (size_t i = 1; i <= a.size(); ++i) {
-        size_t diagonal = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= b.size(); ++j) {
-            const size_t up = row[j];
-            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-            diagonal = up;
-        }
-    }
-    return row[b.size()];
-}
-
-// The closest of `candidates` if it is close enough to be a likely typo.
-std::optional<std::string> closest(std::string_view name, const std::vector<std::string>& candidates) {
-    std::optional<std::string> best;
-    size_t best_distance = std::max<size_t>(2, name.size() / 3) + 1;
-    for (const auto& c : candidates)
-        if (const size_t d = edit_distance(name, c); d < best_distance) {
-            best = c;
-            best_distance = d;
-        }
-    return best;
-}
-
 std::string key_suggestion(std::string_view key) {
     // Names the command line used before platform files existed.
     static constexpr std::array<std::pair<std::string_view, std::string_view>, 4> renamed{{
@@ -368,7 +341,7 @@ std::string key_suggestion(std::string_view key) {
     }};
     for (const auto& [old_name, new_name] : renamed)
         if (key == old_name) return fmt::format(" (did you mean '{}'?)", new_name);
-    if (auto best = closest(key, platform_keys())) return fmt::format(" (did you mean '{}'?)", *best);
+    if (auto best = closest_name(key, platform_keys())) return fmt::format(" (did you mean '{}'?)", *best);
     std::string list;
     for (const Key& k : key_table())
         if (section_of(k.name) == section_of(key)) list += (list.empty() ? "" : ", ") + k.name;
@@ -486,21 +459,10 @@ void check_rules(const PlatformConfig& c,
 
 // ---- reading values -----------------------------------------------------------------------------------
 
-std::string_view node_kind(const YAML::Node& n) {
-    if (n.IsNull()) return "nothing";
-    if (n.IsMap()) return "a mapping";
-    if (n.IsSequence()) return "a sequence";
-    return "a scalar";
-}
-
 // `subject` starts the message: "file.yaml:3: key 'cluster.cores'" or "--set cluster.cores:".
 void set_value(PlatformConfig& c, const Key& key, const YAML::Node& value, const std::string& subject) {
     if (!value.IsScalar()) fail(fmt::format("{} expects {}, got {}", subject, key.expects, node_kind(value)));
     if (auto error = key.set(c, value.Scalar())) fail(subject + " " + *error);
-}
-
-int line_of(const YAML::Node& n) {
-    return n.Mark().line + 1;
 }
 
 // The name of a platform file that does not give one: its file name without extension.
@@ -592,7 +554,7 @@ PlatformConfig load_platform(const std::string& path) {
                              node_kind(section.first)));
         const std::string name = section.first.Scalar();
         if (std::find(known_sections.begin(), known_sections.end(), name) == known_sections.end()) {
-            const auto best = closest(name, known_sections);
+            const auto best = closest_name(name, known_sections);
             fail(fmt::format("{}:{}: unknown section '{}'{}", path, line, shown(name),
                              best ? fmt::format(" (did you mean '{}'?)", *best)
                                   : fmt::format(" (known sections: {})", fmt::join(known_sections, ", "))));

@@ -1,5 +1,6 @@
 #include "cluster/printable.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <string>
 
@@ -19,6 +20,37 @@ std::string printable(const std::string& text) {
             out += c;
     }
     return out;
+}
+
+namespace {
+
+size_t edit_distance(std::string_view a, std::string_view b) {
+    std::vector<size_t> row(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j)
+        row[j] = j;
+    for (size_t i = 1; i <= a.size(); ++i) {
+        size_t diagonal = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= b.size(); ++j) {
+            const size_t up = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diagonal = up;
+        }
+    }
+    return row[b.size()];
+}
+
+} // namespace
+
+std::optional<std::string> closest_name(std::string_view name, const std::vector<std::string>& candidates) {
+    std::optional<std::string> best;
+    size_t best_distance = std::max<size_t>(2, name.size() / 3) + 1;
+    for (const auto& c : candidates)
+        if (const size_t d = edit_distance(name, c); d < best_distance) {
+            best = c;
+            best_distance = d;
+        }
+    return best;
 }
 
 } // namespace pulpsim

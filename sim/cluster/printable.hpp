@@ -2,12 +2,19 @@
 // which quote values in their errors stay free of the simulator.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace pulpsim {
 
 // Text for one terminal line: line breaks, tabs and other control characters (terminal escapes) are shown
 // escaped (\n, \t, \x1b), so an echoed value can neither split an error line nor drive the terminal.
 std::string printable(const std::string& text);
+
+// The one of `candidates` that a misspelt `name` most likely meant, if one is a few edits away (at most a
+// third of the name's length, and at least 2), for a "did you mean" hint.
+std::optional<std::string> closest_name(std::string_view name, const std::vector<std::string>& candidates);
 
 } // namespace pulpsim

@@ -83,4 +83,11 @@ YAML::Node load_one_document(const std::string& text) {
                                 "hold one");
 }
 
+std::string_view node_kind(const YAML::Node& n) {
+    if (n.IsNull()) return "nothing";
+    if (n.IsMap()) return "a mapping";
+    if (n.IsSequence()) return "a list";
+    return "a scalar";
+}
+
 } // namespace pulpsim

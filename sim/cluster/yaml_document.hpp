@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <yaml-cpp/yaml.h>
 
 namespace pulpsim {
@@ -12,5 +13,12 @@ namespace pulpsim {
 // with no value (a trailing `---`) is harmless. Throws YAML::ParserException, whose mark names the line, for
 // malformed YAML and for a second document.
 YAML::Node load_one_document(const std::string& text);
+
+// The line of the file a node starts on, counted from 1 as an error message names it.
+inline int line_of(const YAML::Node& n) {
+    return n.Mark().line + 1;
+}
+// What a node is, for "expects a value, got a list".
+std::string_view node_kind(const YAML::Node& n);
 
 } // namespace pulpsim

@@ -24,10 +24,6 @@ namespace {
     throw std::runtime_error(message);
 }
 
-int line_of(const YAML::Node& n) {
-    return n.Mark().line + 1;
-}
-
 // Parses and checks one YAML file, naming file and line in every message.
 class Reader {
   public:

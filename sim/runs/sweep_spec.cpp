@@ -28,42 +28,11 @@ std::string shown(const std::string& text) {
     return out;
 }
 
-int line_of(const YAML::Node& n) {
-    return n.Mark().line + 1;
-}
-
-std::string_view node_kind(const YAML::Node& n) {
-    if (n.IsNull()) return "nothing";
-    if (n.IsMap()) return "a mapping";
-    if (n.IsSequence()) return "a list";
-    return "a scalar";
-}
-
-size_t edit_distance(std::string_view a, std::string_view b) {
-    std::vector<size_t> row(b.size() + 1);
-    for (size_t j = 0; j <= b.size(); ++j)
-        row[j] = j;
-    for (size_t i = 1; i <= a.size(); ++i) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= b.size(); ++j) {
-            const size_t up = row[j];
-            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-            diag = up;
-        }
-    }
-    return row[b.size()];
-}
-
+// A hint for a word that is not one of `known`: the likely intended one, or else the list when it is short.
 std::string suggestion(const std::string& word, const std::vector<std::string>& known) {
-    const std::string* best = nullptr;
-    size_t best_distance = 4;
-    for (const auto& k : known)
-        if (const size_t d = edit_distance(word, k); d < best_distance) {
-            best_distance = d;
-            best = &k;
-        }
-    return best ? fmt::format(" (did you mean '{}'?)", *best) : "";
+    if (auto best = closest_name(word, known)) return fmt::format(" (did you mean '{}'?)", *best);
+    if (known.size() <= 32) return fmt::format(" (known: {})", fmt::join(known, ", "));
+    return "";
 }
 
 const std::vector<std::string> kTopKeys = {"name",    "description", "program", "platform",   "set",

@@ -57,7 +57,10 @@ def bad_specs(sim, work, kernels):
     """Every error is one line on stderr naming the sweep file, its line and the key; exit status 2."""
     elf = os.path.join(kernels, "matmul_family.elf")
     cases = [
-        ("unknown-top", f"program: {elf}\ngird:\n  cluster.cores: [1]\n", 2, "gird"),
+        ("unknown-top", f"program: {elf}\ngird:\n  cluster.cores: [1]\n", 2, "'gird' in the sweep (did you mean 'grid'?)"),
+        # A word no key is close to gets the list of keys, not the least unlike of them.
+        ("unknown-top-far", f"program: {elf}\naxes:\n  cluster.cores: [1]\n", 2,
+         "'axes' in the sweep (known: name, description, program, platform, set, grid, zip"),
         ("unknown-key", f"program: {elf}\ngrid:\n  cluster.cores: [2, 4]\n  tcdm.sise: [64KiB]\n", 4, "tcdm.sise"),
         ("bad-value", f"program: {elf}\ngrid:\n  tcdm.size: [64KiB, lots]\n", 3, "tcdm.size"),
         ("empty-axis", f"program: {elf}\ngrid:\n  dma.bandwidth_bits: []\n", 3, "dma.bandwidth_bits"),
@@ -74,7 +77,10 @@ def bad_specs(sim, work, kernels):
         ("malformed", f"program: {elf}\ngrid: [unclosed\n", 3, "malformed"),
         ("table-key", f"program: {elf}\ngrid:\n  tcdm.size: [64KiB]\ntable:\n  rows: cluster.cores\n", 5,
          "cluster.cores"),
-        ("metric", f"program: {elf}\ngrid:\n  tcdm.size: [64KiB]\nmetrics: [mac_per_cylce]\n", 4, "mac_per_cylce"),
+        ("metric", f"program: {elf}\ngrid:\n  tcdm.size: [64KiB]\nmetrics: [mac_per_cylce]\n", 4,
+         "'mac_per_cylce' is not a metric (did you mean 'mac_per_cycle'?)"),
+        ("metric-far", f"program: {elf}\ngrid:\n  tcdm.size: [64KiB]\nmetrics: [speed]\n", 4,
+         "'speed' is not a metric (known: count, cycles, instret, macs, mac_per_cycle,"),
         ("plot-kind", f"program: {elf}\ngrid:\n  tcdm.size: [64KiB]\nplots:\n  - kind: pie\n    x: tcdm.size\n", 5,
          "pie"),
         ("exclude-key", f"program: {elf}\ngrid:\n  tcdm.size: [64KiB]\nexclude:\n  - {{l2.size: 1MiB}}\n", 5,

@@ -231,7 +231,7 @@ TEST(PlatformConfig, WrongTypeNamesKeyAndValue) {
     e = load_error("wrong_bool", "cluster:\n  controller_core: 1\n");
     EXPECT_HAS(e, ":2: key 'cluster.controller_core' expects true or false, got '1'");
     e = load_error("sequence_value", "\ncluster:\n  cores: [1, 2]\n");
-    EXPECT_HAS(e, ":3: key 'cluster.cores' expects an integer, got a sequence");
+    EXPECT_HAS(e, ":3: key 'cluster.cores' expects an integer, got a list");
     e = load_error("empty_value", "tcdm:\n  size:\n");
     EXPECT_HAS(e, ":2: key 'tcdm.size' expects a size");
     EXPECT_HAS(e, "got nothing");
