@@ -53,4 +53,11 @@ std::optional<std::string> closest_name(std::string_view name, const std::vector
     return best;
 }
 
+std::string unknown_name_hint(std::string_view name, const std::vector<std::string>& candidates,
+                              size_t max_listed) {
+    if (auto best = closest_name(name, candidates)) return fmt::format(" (did you mean '{}'?)", *best);
+    if (candidates.size() <= max_listed) return fmt::format(" (known: {})", fmt::join(candidates, ", "));
+    return "";
+}
+
 } // namespace pulpsim

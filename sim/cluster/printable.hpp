@@ -16,5 +16,9 @@ std::string printable(const std::string& text);
 // The one of `candidates` that a misspelt `name` most likely meant, if one is a few edits away (at most a
 // third of the name's length, and at least 2), for a "did you mean" hint.
 std::optional<std::string> closest_name(std::string_view name, const std::vector<std::string>& candidates);
+// What an error about an unknown `name` ends with: " (did you mean 'X'?)" when one of `candidates` is that
+// close, else " (known: A, B, ...)" when there are at most `max_listed` of them, else nothing.
+std::string unknown_name_hint(std::string_view name, const std::vector<std::string>& candidates,
+                              size_t max_listed = 32);
 
 } // namespace pulpsim

@@ -15,6 +15,7 @@
 #include <yaml-cpp/parser.h>
 #include <yaml-cpp/yaml.h>
 
+#include "cluster/printable.hpp"
 #include "cluster/yaml_document.hpp"
 
 namespace pulpsim::runs {
@@ -64,8 +65,8 @@ class Reader {
         for (const auto& kv : map) {
             const std::string k = scalar(kv.first, where + " key");
             if (std::find(keys.begin(), keys.end(), k) == keys.end())
-                fail_at(kv.first, fmt::format("unknown key '{}' in {} (known: {})", k.substr(0, 40), where,
-                                              fmt::join(keys, ", ")));
+                fail_at(kv.first, fmt::format("unknown key '{}' in {}{}", k.substr(0, 40), where,
+                                              unknown_name_hint(k, keys)));
         }
     }
     Tolerance tolerance(const YAML::Node& n, Tolerance base) const {

@@ -28,13 +28,6 @@ std::string shown(const std::string& text) {
     return out;
 }
 
-// A hint for a word that is not one of `known`: the likely intended one, or else the list when it is short.
-std::string suggestion(const std::string& word, const std::vector<std::string>& known) {
-    if (auto best = closest_name(word, known)) return fmt::format(" (did you mean '{}'?)", *best);
-    if (known.size() <= 32) return fmt::format(" (known: {})", fmt::join(known, ", "));
-    return "";
-}
-
 const std::vector<std::string> kTopKeys = {"name",    "description", "program", "platform",   "set",
                                            "grid",    "zip",         "exclude", "max_cycles", "regions",
                                            "metrics", "table",       "plots"};
@@ -78,8 +71,8 @@ class SpecReader {
         for (const auto& entry : map) {
             const std::string key = scalar(entry.first, where + " key");
             if (std::find(known.begin(), known.end(), key) == known.end())
-                fail_at(entry.first,
-                        fmt::format("unknown key '{}' in {}{}", shown(key), where, suggestion(key, known)));
+                fail_at(entry.first, fmt::format("unknown key '{}' in {}{}", shown(key), where,
+                                                 unknown_name_hint(key, known)));
             if (!seen.insert(key).second) fail_at(entry.first, fmt::format("key '{}' given twice", key));
         }
     }
@@ -331,7 +324,7 @@ SweepSpec load_sweep_spec(const std::string& path) {
         const std::string key = r.scalar(key_node, section + " key");
         if (!is_platform_key(key))
             r.fail_at(key_node, fmt::format("{}: '{}' is not a key of the platform{}", section, shown(key),
-                                            suggestion(key, platform_keys())));
+                                            unknown_name_hint(key, platform_keys())));
         if (auto it = key_lines.find(key); it != key_lines.end())
             r.fail_at(key_node,
                       fmt::format("{}: key '{}' is already given on line {}", section, key, it->second));
@@ -448,7 +441,7 @@ SweepSpec load_sweep_spec(const std::string& path) {
                 const std::string key = r.scalar(entry.first, "exclude key");
                 if (!is_axis(key))
                     r.fail_at(entry.first, fmt::format("exclude: '{}' is not a swept key{}", shown(key),
-                                                       suggestion(key, axis_names)));
+                                                       unknown_name_hint(key, axis_names)));
                 if (match.count(key))
                     r.fail_at(entry.first, fmt::format("exclude: key '{}' given twice", key));
                 const std::string value = r.scalar(entry.second, fmt::format("exclude: key '{}'", key));
@@ -518,7 +511,8 @@ SweepSpec load_sweep_spec(const std::string& path) {
     auto check_metric = [&](const YAML::Node& n, const std::string& what) {
         const std::string m = r.scalar(n, what);
         if (std::find(metrics.begin(), metrics.end(), m) == metrics.end())
-            r.fail_at(n, fmt::format("{}: '{}' is not a metric{}", what, shown(m), suggestion(m, metrics)));
+            r.fail_at(
+                n, fmt::format("{}: '{}' is not a metric{}", what, shown(m), unknown_name_hint(m, metrics)));
         return m;
     };
     // Tables and plots may also lay out the perf regions, as if they were one more axis.
@@ -527,7 +521,7 @@ SweepSpec load_sweep_spec(const std::string& path) {
         if (k != "region" && !is_axis(k))
             r.fail_at(n, fmt::format("{}: '{}' is not a swept key{}", what, shown(k),
                                      axis_names.empty() ? std::string(" (the sweep has no axes)")
-                                                        : suggestion(k, axis_names)));
+                                                        : unknown_name_hint(k, axis_names)));
         return k;
     };
     auto axis_list = [&](const YAML::Node& n, const std::string& what) {
@@ -628,7 +622,7 @@ SweepSpec load_sweep_spec(const std::string& path) {
             plot.kind = r.scalar(p["kind"], "plot kind");
             if (std::find(kPlotKinds.begin(), kPlotKinds.end(), plot.kind) == kPlotKinds.end())
                 r.fail_at(p["kind"], fmt::format("plot kind '{}' is not line, heatmap or bars{}",
-                                                 shown(plot.kind), suggestion(plot.kind, kPlotKinds)));
+                                                 shown(plot.kind), unknown_name_hint(plot.kind, kPlotKinds)));
             if (!p["x"]) r.fail_at(p, fmt::format("a {} plot needs x: (a swept key)", plot.kind));
             plot.x = check_axis(p["x"], "plot x");
             if (plot.kind == "heatmap") {

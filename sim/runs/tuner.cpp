@@ -13,6 +13,7 @@
 #include <tuple>
 #include <yaml-cpp/yaml.h>
 
+#include "cluster/printable.hpp"
 #include "cluster/report.hpp"
 #include "cluster/yaml_document.hpp"
 
@@ -357,8 +358,8 @@ void known_keys(const std::string& path, const YAML::Node& map, const std::vecto
         const std::string& k = kv.first.Scalar();
         if (std::find(keys.begin(), keys.end(), k) == keys.end())
             tuning_error(path, kv.first,
-                         fmt::format("unknown key '{}' in {} (known: {})", printable(k.substr(0, 40)), where,
-                                     fmt::join(keys, ", ")));
+                         fmt::format("unknown key '{}' in {}{}", printable(k.substr(0, 40)), where,
+                                     unknown_name_hint(k, keys)));
         const auto [at, inserted] = first_line.emplace(k, kv.first.Mark().line + 1);
         if (!inserted)
             tuning_error(path, kv.first,

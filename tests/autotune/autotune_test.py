@@ -164,7 +164,10 @@ def main():
     kernel = re.search(r'kernel: "([^"]*)"', written).group(1)
     other = written.replace(f'kernel: "{kernel}"', 'kernel: "mm"' if kernel != "mm" else 'kernel: "mm_u2"')
     for name, body, line, word in [
-        ("an unknown key in an entry", [written.replace(", cycles:", ", colour: red, cycles:")], 2, "'colour'"),
+        ("an unknown key in an entry", [written.replace(", cycles:", ", colour: red, cycles:")], 2,
+         "'colour' in an entry (known: "),
+        ("a misspelt key in an entry", [written.replace(", cycles:", ", cylces:")], 2,
+         "'cylces' in an entry (did you mean 'cycles'?)"),
         ("an unknown top-level key", [written, "extra: 1"], 3, "'extra'"),
         ("an unknown layer", [re.sub(r"layer: [\w-]+", "layer: lstm", written)], 2, "layer: 'lstm'"),
         ("an unknown step", [re.sub(r"step: \w+", "step: zz", written)], 2, "step: 'zz'"),

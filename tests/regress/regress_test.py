@@ -247,7 +247,10 @@ def main():
 
     # Bad baseline files: one line naming file, line and key; exit 2.
     for name, body, line, word in [
-        ("unknown", "entries:\n  - name: a\n    program: x.elf\n    regoins: {}\n", 4, "regoins"),
+        ("unknown", "entries:\n  - name: a\n    program: x.elf\n    regoins: {}\n", 4,
+         "'regoins' in an entry (did you mean 'regions'?)"),
+        ("unknown-far", "entries:\n  - name: a\n    program: x.elf\n    colour: red\n", 4,
+         "'colour' in an entry (known: name, program, platform, set, tolerance, max_cycles, regions)"),
         ("tolerance", "tolerance: lots\nentries: []\n", 1, "tolerance"),
         ("cycles", "entries:\n  - name: a\n    program: x.elf\n    regions:\n      r: {cycles: -3}\n", 5, "cycles"),
         ("setkey", "entries:\n  - name: a\n    program: x.elf\n    set: {tcdm.sise: 1}\n    regions: {r: 1}\n", 4,
