@@ -22,6 +22,7 @@ ten tolerances away, for the test that a program fails loudly.
 A bad description prints one line "FILE:LINE: message" on stderr and exits with status 2.
 """
 import argparse
+import difflib
 import math
 import os
 import re
@@ -104,6 +105,12 @@ def int_list(node, what, lengths):
     return [scalar(item, int, what) for item in node.value]
 
 
+def unknown_name_hint(name, known):
+    """What an error about an unknown name ends with: the known name it likely meant, else all of them."""
+    close = difflib.get_close_matches(str(name), sorted(known), n=1, cutoff=0.75)
+    return f" (did you mean '{close[0]}'?)" if close else f" (known: {', '.join(sorted(known))})"
+
+
 def mapping(node, what, allowed):
     """The keys of a mapping node as {key: (key node, value node)}; unknown or repeated keys are errors."""
     if not isinstance(node, yaml.MappingNode):
@@ -112,8 +119,7 @@ def mapping(node, what, allowed):
     for key_node, value_node in node.value:
         key = key_node.value
         if key not in allowed:
-            raise DescriptionError(key_node, f"unknown key '{key}' in {what} (expected one of: "
-                                   f"{', '.join(sorted(allowed))})")
+            raise DescriptionError(key_node, f"unknown key '{key}' in {what}{unknown_name_hint(key, allowed)}")
         if key in out:
             raise DescriptionError(key_node, f"key '{key}' given twice in {what}")
         out[key] = (key_node, value_node)
@@ -249,7 +255,7 @@ def parse(path):
             raise DescriptionError(item, "a layer needs a 'type'")
         kind = scalar(type_node, str, "type")
         if kind not in LAYER_KEYS:
-            raise DescriptionError(type_node, f"unknown layer type '{kind}' (known: {', '.join(sorted(LAYER_KEYS))})")
+            raise DescriptionError(type_node, f"unknown layer type '{kind}'{unknown_name_hint(kind, LAYER_KEYS)}")
         keys = mapping(item, f"a {kind} layer", LAYER_KEYS[kind] | COMMON_LAYER_KEYS)
         line = item.start_mark.line + 1
         if kind in WEIGHTED:

@@ -14,7 +14,8 @@ import sys
 BAD = {
     "shape_mismatch.yaml": (7, r"linear needs a vector input, but the previous layer gives 4x6x6 \(add a flatten layer\)"),
     "unknown_layer.yaml": (5, r"unknown layer type 'softplus'"),
-    "unknown_key.yaml": (6, r"unknown key 'bias' in a linear layer"),
+    "unknown_key.yaml": (6, r"unknown key 'bias' in a linear layer \(known: out_features, train, type\)"),
+    "misspelt_key.yaml": (5, r"unknown key 'out_feature' in a linear layer \(did you mean 'out_features'\?\)"),
     "bad_value.yaml": (8, r"lr must be positive"),
     "kernel_too_large.yaml": (4, r"a 5x5 kernel does not fit the padded 2x4x4 input"),
     "bad_variant.yaml": (4, r"variant needs a 3x3 kernel at stride 1 with padding 1"),

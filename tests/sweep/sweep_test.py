@@ -57,7 +57,8 @@ def bad_specs(sim, work, kernels):
     """Every error is one line on stderr naming the sweep file, its line and the key; exit status 2."""
     elf = os.path.join(kernels, "matmul_family.elf")
     cases = [
-        ("unknown-top", f"program: {elf}\ngird:\n  cluster.cores: [1]\n", 2, "'gird' in the sweep (did you mean 'grid'?)"),
+        ("unknown-top", f"program: {elf}\ngird:\n  cluster.cores: [1]\n", 2,
+         "'gird' in the sweep (did you mean 'grid'?)"),
         # A word no key is close to gets the list of keys, not the least unlike of them.
         ("unknown-top-far", f"program: {elf}\naxes:\n  cluster.cores: [1]\n", 2,
          "'axes' in the sweep (known: name, description, program, platform, set, grid, zip"),
