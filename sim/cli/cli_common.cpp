@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cluster/platform_config.hpp"
+#include "cluster/printable.hpp"
 #include "cluster/report.hpp"
 #include "memory/elf_image.hpp"
 
@@ -50,6 +51,16 @@ parse_command_line(const std::vector<std::string>& args,
     po::parsed_options parsed(&options);
     try {
         parsed = parser.run();
+    } catch (const po::unknown_option& e) {
+        // A misspelt long option: name the one it likely meant.
+        const std::string name = e.get_option_name();
+        if (!name.starts_with("--")) throw;
+        std::vector<std::string> known;
+        for (const auto& d : options.options())
+            known.push_back(d->long_name());
+        const auto best = closest_name(name.substr(2), known);
+        if (!best) throw;
+        throw po::error(fmt::format("{} (did you mean '--{}'?)", e.what(), *best));
     } catch (const po::too_many_positional_options_error&) {
         if (positional == nullptr) throw;
         // Boost's message does not say which argument is one too many: parse again with a place for the rest.

@@ -244,7 +244,9 @@ def main():
         ("cluster runaway", ["run", "--max-cycles", "1000", cluster_matmul], 4,
          r"did not finish within --max-cycles 1000 \(core 0 at 0x[0-9a-f]{8} \(_start\+0x[0-9a-f]+\); "
          r"cores 1-7 asleep at 0x[0-9a-f]{8} \(__cluster_worker_loop\+0x[0-9a-f]+\)\)$"),
-        ("unknown option", ["run", "--bare", "--frobnicate", p("runaway")], 2, r"frobnicate"),
+        ("unknown option", ["run", "--bare", "--frobnicate", p("runaway")], 2, r"unrecognised option '--frobnicate'$"),
+        ("misspelt option", ["run", "--bare", "--max-cylces", "9", p("runaway")], 2,
+         r"unrecognised option '--max-cylces' \(did you mean '--max-cycles'\?\)$"),
         ("bad number", ["run", "--bare", "--max-cycles", "lots", p("runaway")], 2, r"--max-cycles: 'lots' is not"),
         ("unknown setting", ["run", "--set", "core.warp=9", p("runaway")], 2, r"unknown key 'core\.warp'"),
         ("missing platform file", ["run", "--platform", os.path.join(w, "nope.yaml"), p("runaway")], 2, r"nope\.yaml"),
