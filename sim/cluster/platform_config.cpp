@@ -331,24 +331,6 @@ std::vector<std::string> sections() {
 
 // ---- suggestions for unknown names --------------------------------------------------------------------
 
-std::string key_suggestion(std::string_view key) {
-    // Names the command line used before platform files existed.
-    static constexpr std::array<std::pair<std::string_view, std::string_view>, 4> renamed{{
-        {"core.fpu_addmul_latency", "fpu.addmul_latency"},
-        {"core.fpu_other_latency", "fpu.other_latency"},
-        {"core.fdiv_latency", "fpu.divsqrt_latency"},
-        {"core.fdiv_exact_latency", "fpu.divsqrt_exact_latency"},
-    }};
-    for (const auto& [old_name, new_name] : renamed)
-        if (key == old_name) return fmt::format(" (did you mean '{}'?)", new_name);
-    if (auto best = closest_name(key, platform_keys())) return fmt::format(" (did you mean '{}'?)", *best);
-    std::string list;
-    for (const Key& k : key_table())
-        if (section_of(k.name) == section_of(key)) list += (list.empty() ? "" : ", ") + k.name;
-    if (!list.empty()) return fmt::format(" (known keys: {})", list);
-    return fmt::format(" (known sections: {})", fmt::join(sections(), ", "));
-}
-
 // ---- rules between keys -------------------------------------------------------------------------------
 
 struct Rule {
@@ -497,7 +479,7 @@ std::string apply_one(PlatformConfig& c, const std::string& assignment) {
     const std::string value = assignment.substr(eq + 1);
     const Key* key = find_key(name);
     if (!key)
-        fail(fmt::format("--set {}: unknown key '{}'{}", shown(name), shown(name), key_suggestion(name)));
+        fail(fmt::format("--set {}: unknown key '{}'{}", shown(name), shown(name), platform_key_hint(name)));
     YAML::Node node;
     try {
         node = load_one_document(value);
@@ -575,7 +557,7 @@ PlatformConfig load_platform(const std::string& path) {
             const Key* key = find_key(dotted);
             if (!key)
                 fail(fmt::format("{}:{}: unknown key '{}'{}", path, key_line, shown(dotted),
-                                 key_suggestion(dotted)));
+                                 platform_key_hint(dotted)));
             if (auto [it, fresh] = key_lines.emplace(dotted, key_line); !fresh)
                 fail(fmt::format("{}:{}: key '{}' given twice (first on line {})", path, key_line, dotted,
                                  it->second));
@@ -644,6 +626,24 @@ std::string to_yaml(const PlatformConfig& config) {
                                              : fmt::format("  {}: {}\n", leaf, k.show(config));
     }
     return out;
+}
+
+std::string platform_key_hint(std::string_view key) {
+    // Names the command line used before platform files existed.
+    static constexpr std::array<std::pair<std::string_view, std::string_view>, 4> renamed{{
+        {"core.fpu_addmul_latency", "fpu.addmul_latency"},
+        {"core.fpu_other_latency", "fpu.other_latency"},
+        {"core.fdiv_latency", "fpu.divsqrt_latency"},
+        {"core.fdiv_exact_latency", "fpu.divsqrt_exact_latency"},
+    }};
+    for (const auto& [old_name, new_name] : renamed)
+        if (key == old_name) return fmt::format(" (did you mean '{}'?)", new_name);
+    if (auto best = closest_name(key, platform_keys())) return fmt::format(" (did you mean '{}'?)", *best);
+    std::string list;
+    for (const Key& k : key_table())
+        if (section_of(k.name) == section_of(key)) list += (list.empty() ? "" : ", ") + k.name;
+    if (!list.empty()) return fmt::format(" (known keys: {})", list);
+    return fmt::format(" (known sections: {})", fmt::join(sections(), ", "));
 }
 
 std::vector<std::string> platform_keys() {

@@ -132,6 +132,9 @@ std::string to_yaml(const PlatformConfig& config);
 
 // All keys, `section.key`, in table order (for help texts).
 std::vector<std::string> platform_keys();
+// What an error about the unknown key `key` ends with: the key it likely meant, else the keys of its section,
+// else the sections.
+std::string platform_key_hint(std::string_view key);
 
 // A byte count: decimal or 0x-hex, optionally followed by KiB, MiB or GiB ("64KiB", "0x10000").
 std::optional<uint64_t> parse_size(std::string_view text);

@@ -1,5 +1,6 @@
-// Text as an error line or a table may show it, in a header of its own (no SystemC), so that the parsers
-// which quote values in their errors stay free of the simulator.
+// Text as an error line or a table may show it, and the "did you mean" hint of an error about an unknown
+// name, in a header of their own (no SystemC), so that the parsers which quote values in their errors stay
+// free of the simulator.
 #pragma once
 
 #include <optional>

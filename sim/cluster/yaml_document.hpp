@@ -1,6 +1,6 @@
 // Reading one YAML document: every YAML input of the project (platforms, sweeps, baselines, tuning files,
 // memory maps) is a single document, and yaml-cpp's Load would silently drop whatever follows a '---' or
-// '...' line.
+// '...' line. Also where a node is and what it is, as the readers' error messages name them.
 #pragma once
 
 #include <string>

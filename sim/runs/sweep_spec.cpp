@@ -324,7 +324,7 @@ SweepSpec load_sweep_spec(const std::string& path) {
         const std::string key = r.scalar(key_node, section + " key");
         if (!is_platform_key(key))
             r.fail_at(key_node, fmt::format("{}: '{}' is not a key of the platform{}", section, shown(key),
-                                            unknown_name_hint(key, platform_keys())));
+                                            platform_key_hint(key)));
         if (auto it = key_lines.find(key); it != key_lines.end())
             r.fail_at(key_node,
                       fmt::format("{}: key '{}' is already given on line {}", section, key, it->second));
@@ -621,8 +621,9 @@ SweepSpec load_sweep_spec(const std::string& path) {
             if (!p["kind"]) r.fail_at(p, "a plot needs kind: line, heatmap or bars");
             plot.kind = r.scalar(p["kind"], "plot kind");
             if (std::find(kPlotKinds.begin(), kPlotKinds.end(), plot.kind) == kPlotKinds.end())
-                r.fail_at(p["kind"], fmt::format("plot kind '{}' is not line, heatmap or bars{}",
-                                                 shown(plot.kind), unknown_name_hint(plot.kind, kPlotKinds)));
+                r.fail_at(p["kind"],
+                          fmt::format("plot kind '{}' is not line, heatmap or bars{}", shown(plot.kind),
+                                      unknown_name_hint(plot.kind, kPlotKinds, 0)));
             if (!p["x"]) r.fail_at(p, fmt::format("a {} plot needs x: (a swept key)", plot.kind));
             plot.x = check_axis(p["x"], "plot x");
             if (plot.kind == "heatmap") {

@@ -62,7 +62,13 @@ def bad_specs(sim, work, kernels):
         # A word no key is close to gets the list of keys, not the least unlike of them.
         ("unknown-top-far", f"program: {elf}\naxes:\n  cluster.cores: [1]\n", 2,
          "'axes' in the sweep (known: name, description, program, platform, set, grid, zip"),
-        ("unknown-key", f"program: {elf}\ngrid:\n  cluster.cores: [2, 4]\n  tcdm.sise: [64KiB]\n", 4, "tcdm.sise"),
+        ("unknown-key", f"program: {elf}\ngrid:\n  cluster.cores: [2, 4]\n  tcdm.sise: [64KiB]\n", 4,
+         "'tcdm.sise' is not a key of the platform (did you mean 'tcdm.size'?)"),
+        # As --set and platform files say it: the keys of the section, or the sections.
+        ("unknown-key-far", f"program: {elf}\nset:\n  tcdm.colour: red\n", 3,
+         "'tcdm.colour' is not a key of the platform (known keys: tcdm.base, tcdm.size, tcdm.banks,"),
+        ("unknown-section", f"program: {elf}\ngrid:\n  banana.split: [1]\n", 3,
+         "'banana.split' is not a key of the platform (known sections: platform, cluster, tcdm,"),
         ("bad-value", f"program: {elf}\ngrid:\n  tcdm.size: [64KiB, lots]\n", 3, "tcdm.size"),
         ("empty-axis", f"program: {elf}\ngrid:\n  dma.bandwidth_bits: []\n", 3, "dma.bandwidth_bits"),
         ("scalar-axis", f"program: {elf}\ngrid:\n  dma.bandwidth_bits: 8\n", 3, "dma.bandwidth_bits"),
