@@ -140,14 +140,6 @@ uint64_t free_tcdm_bytes(const ElfImage& elf, const PlatformConfig& config) {
     return tcdm_end > free_start ? tcdm_end - free_start : 0;
 }
 
-#if defined(__SANITIZE_ADDRESS__)
-#define PULPSIM_ADDRESS_SANITIZER 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define PULPSIM_ADDRESS_SANITIZER 1
-#endif
-#endif
-
 std::function<int(const std::vector<std::string>&)> point_run_verb() {
 #ifdef PULPSIM_ADDRESS_SANITIZER
     return {};

@@ -9,6 +9,15 @@
 #include <string>
 #include <vector>
 
+// Defined in a build with AddressSanitizer (GCC or clang).
+#if defined(__SANITIZE_ADDRESS__)
+#define PULPSIM_ADDRESS_SANITIZER 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PULPSIM_ADDRESS_SANITIZER 1
+#endif
+#endif
+
 namespace pulpsim {
 class ElfImage;
 struct PlatformConfig;
