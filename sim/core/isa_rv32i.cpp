@@ -38,8 +38,10 @@ void jalr(Hart& h, const DecodedInsn& d) {
     const bool hazard = h.issue_ != 0 && (ready_cycle(rs1_ready) >= h.issue_ ||
                                           (d.rs1 != 0 && h.jump_waited_for(h.issue_, d.src[0])));
     if (hazard) {
+        // It waits in ID (jr_stall), and enters EX, where a class-3 FP result's write may meet its link
+        // write (Hart::apu_port_contention), a cycle later.
         ++h.stats_.jump_register_hazards;
-        h.add_stall(StallKind::JumpRegister, 1);
+        h.wait_in_id(h.issue_ + 1, StallKind::JumpRegister);
     }
     // Set while it waited behind an instruction held in EX, the pc leaves neither the refetch nor the cycle
     // below to pay. While it waits for an FP or a load's result to rd instead, the pc is set in the first of

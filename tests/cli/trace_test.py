@@ -92,7 +92,7 @@ CASES = {
     7: [("j", {"control": 1}, 2)],
     8: [("j", {"control": 2}, 3)],
     9: [("jr", {"control": 1}, 2)],
-    10: [("mv", {}, 1), ("jr", {"jump_register": 1, "control": 1}, 3)],
+    10: [("mv", {}, 2), ("jr", {"jump_register": 1, "control": 1}, 2)],  # jr waits in ID, then 2
     11: [("mul", {}, 1)],
     12: [("mulh", {"multi_cycle": 4}, 5)],
     13: [("mulh", {"multi_cycle": 4}, 5), ADDI1],
@@ -143,7 +143,7 @@ CASES = {
     64: [("fence", {"control": 3}, 4)],
     65: [("fence.i", {"control": 3}, 4)],
     66: [("sw", {}, 1), ("fence", {"control": 3}, 4)],
-    67: [("mv", {}, 1), ("jalr", {"jump_register": 2, "control": 1}, 4)],
+    67: [("mv", {}, 2), ("jalr", {"jump_register": 2, "control": 1}, 3)],
     68: [("jalr", {"jump_register": 1, "control": 1}, 3)],
     69: [("fsrm", {"multi_cycle": 3}, 4)],
     70: [("frrm", {}, 1)],
@@ -165,7 +165,7 @@ CASES = {
     87: [("mulh", {"multi_cycle": 4}, 5), ("jalr", {}, 1)],
     88: [("lw", {"multi_cycle": 1}, 2), ("j", {}, 1)],
     89: [("lw", {"multi_cycle": 1}, 3), ("jal", {"load_use": 1}, 1)],
-    90: [("divu", {"multi_cycle": 33}, 34), ("jr", {"jump_register": 1, "control": 1}, 3)],
+    90: [("divu", {"multi_cycle": 33}, 35), ("jr", {"jump_register": 1, "control": 1}, 2)],
     91: [("fdiv.s", {}, 6), ("fadd.s", {"fpu_dependency": 5}, 1), ("j", {}, 1)],
     92: [("div", {"multi_cycle": 31}, 32), ("jr", {}, 1)],
     93: [("lw", {"multi_cycle": 1}, 2), ("j", {"control": 1}, 2), ("add", {}, 1), ("nop", {}, 1)],
@@ -208,7 +208,7 @@ CASES = {
     120: [("fdiv.s", {}, 1)] + [("nop", {}, 1)] * 3 + [("sw", {}, 1), ("mulh", {"multi_cycle": 4}, 5),
                                                        ("nop", {"fpu_dependency": 1}, 2)],
     # A jalr waiting in ID behind the instruction in EX keeps the write out: that one is not held.
-    121: [("fdiv.s", {}, 1)] + [("nop", {}, 1)] * 4 + [("mv", {}, 1), ("jr", {"jump_register": 1, "control": 1}, 3),
+    121: [("fdiv.s", {}, 1)] + [("nop", {}, 1)] * 4 + [("mv", {}, 2), ("jr", {"jump_register": 1, "control": 1}, 2),
                                                        ("nop", {}, 1)],
     122: [("fdiv.s", {}, 1)] + [("nop", {}, 1)] * 4 + [ADDI1, ("jr", {"control": 1}, 2), ("nop", {}, 1)],
     123: [("fdiv.s", {}, 1)] + [("nop", {}, 1)] * 4 + [ADDI1, ("jr", {"control": 1}, 2), ("fadd.s", {}, 1)],
@@ -220,7 +220,7 @@ CASES = {
     # Jumps linking into a register an FP operation writes: single-cycle results hold nothing.
     127: [("feq.s", {}, 1), ("jal", {"control": 1}, 2), ("nop", {}, 1)],
     128: [("feq.s", {}, 1), ("nop", {}, 1), ("jal", {"control": 1}, 2), ("nop", {}, 1)],
-    129: [("feq.s", {}, 1), ("auipc", {}, 1), ADDI1, ("jalr", {"jump_register": 1, "control": 1}, 3),
+    129: [("feq.s", {}, 1), ("auipc", {}, 1), ("addi", {}, 2), ("jalr", {"jump_register": 1, "control": 1}, 2),
           ("nop", {}, 1)],
     130: [("feq.s", {}, 1), ("jalr", {"control": 1}, 2), ("nop", {}, 1)],
     131: [("feq.s", {}, 1), ("jal", {"control": 2}, 3), ADDI1, ("nop", {}, 1)],
@@ -312,6 +312,11 @@ CASES = {
     188: [("feq.s", {}, 1), ("fmul.s", {}, 1)] + [("beq", {}, 1)] * 3,
     189: [("feq.s", {}, 1), ("fadd.s", {}, 1)] + [("beq", {}, 1)] * 3,
     190: [("fmv.x.w", {}, 1), ("nop", {}, 1)] + [("beq", {}, 1)] * 3,
+    # The jalr in EX a cycle after its wait in ID holds the fdiv's write into its refetch: the csrr waits 1.
+    191: [("fdiv.s", {}, 1)] + [("nop", {}, 1)] * 2 + [("mv", {}, 2), ("jalr", {"jump_register": 1, "control": 1}, 3),
+                                                       ("csrr", {"fpu_dependency": 1}, 1)],
+    192: [("fdiv.s", {}, 1)] + [("nop", {}, 1)] * 2 + [("mv", {}, 2), ("jr", {"jump_register": 1, "control": 1}, 3),
+                                                       ("csrr", {"fpu_dependency": 1}, 1)],
 }
 
 

@@ -467,6 +467,14 @@ _start:
     BEGIN; feq.s zero, f1, f2; fadd.s f5, f1, f2; THREE_WITHOUT_X0; END(189)
     BEGIN; fmv.x.w zero, f1; nop; THREE_WITHOUT_X0; END(190)
 
+    /* A jalr that waited in ID for its operand (jr_stall) enters EX a cycle later: a class-3 result due
+     * then is held into its refetch (its link write in EX, ID still showing it), and a CSR access at the
+     * target waits for it (csr_apu_stall). x0 as the link register holds it the same. */
+    la t3, 1f
+    BEGIN; fdiv.s f3, f4, f1; nop; nop; addi t3, t3, 0; jalr t2, 0(t3); 1: csrr a0, mscratch; END(191)
+    la t3, 1f
+    BEGIN; fdiv.s f3, f4, f1; nop; nop; addi t3, t3, 0; jalr zero, 0(t3); 1: csrr a0, mscratch; END(192)
+
     li t5, 1
     la t6, tohost
     sw t5, 0(t6)
@@ -489,4 +497,4 @@ one:    .word 0x3f800000, 0x40400000, 0x40000000
 halves: .word 0xffff3c00, 0xffff4200, 0x42003c00, 0x42004200
 divsqrt_operands: .word 0x41100000, 0x41000000, 0x40100000, 0x43800000, 0x71800000, 0x03800000, 3, 1
     .globl results
-results: .space 4 * 191
+results: .space 4 * 193
