@@ -59,6 +59,7 @@ void Hart::reset(uint32_t pc, uint32_t sp) {
     apu_port_write_ = last_access_ex_first_ = last_access_ex_end_ = last_post_inc_ex_end_ = 0;
     apu_port_slot_ = kSinkSlot;
     held_in_ex_until_ = held_in_ex_pc_ = 0;
+    waited_in_id_before_hold_ = false;
     hwloop_refetch_end_ = 0;
     mret_to_loop_end_ = false;
     id_wait_start_ = id_wait_end_ = 0;
@@ -857,8 +858,10 @@ void Hart::hwloop_wrap() {
     if (refetch) hwloop_refetch_end_ = 0;
     if (--lp.count != 0) {
         // A jump from ID: the pc is set in the last instruction's first cycle there, so a wait there hides
-        // the refetch.
-        const bool waited_in_id = id_wait_end_ == issue_ || held_just_ahead(issue_);
+        // the refetch. One held in EX itself (a split access, a mulh, a div) has overwritten the hold it
+        // waited behind: held_in_ex kept the answer.
+        const bool waited_in_id = id_wait_end_ == issue_ || held_just_ahead(issue_) ||
+                                  (held_in_ex_until_ > issue_ && waited_in_id_before_hold_);
         if (refetch && !waited_in_id) add_stall(StallKind::Control, 1);
         pc_ = lp.start;
         hwloop_round_start_[l] = issue_;

@@ -401,6 +401,9 @@ class Hart {
     }
     // The current instruction stays in EX past its first cycle (so far): the next one waits in ID meanwhile.
     void held_in_ex() {
+        if (held_in_ex_until_ <= issue_) // its first hold: what held_just_ahead(issue_) answered until now
+            waited_in_id_before_hold_ =
+                (held_in_ex_until_ == issue_ && issue_ != 0) || id_wait_end_ == issue_;
         held_in_ex_until_ = cycle_;
         held_in_ex_pc_ = pc_;
     }
@@ -538,6 +541,9 @@ class Hart {
     // asks (jump_target_prefetched).
     uint64_t held_in_ex_until_ = 0;
     uint32_t held_in_ex_pc_ = 0;
+    // Whether the instruction held in EX last waited in ID before it issued (behind one held in EX, or for an
+    // operand): hwloop_wrap asks of a loop's last instruction.
+    bool waited_in_id_before_hold_ = false;
     // The cycles the latest wait of an instruction in ID began and ended (stall_on_operands, wait_in_id), and
     // what it was counted as (the first kind, when it waited twice).
     uint64_t id_wait_start_ = 0;

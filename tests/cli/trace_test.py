@@ -317,6 +317,11 @@ CASES = {
                                                        ("csrr", {"fpu_dependency": 1}, 1)],
     192: [("fdiv.s", {}, 1)] + [("nop", {}, 1)] * 2 + [("mv", {}, 2), ("jr", {"jump_register": 1, "control": 1}, 3),
                                                        ("csrr", {"fpu_dependency": 1}, 1)],
+    # After the mret, the last instruction waits in ID behind the mulhu: no refetch at the jump back.
+    193: loop_with_trap([("nop", {}, 1), ("trap", {}, 0), ("mulhu", {"multi_cycle": 4}, 5),
+                         ("sh", {"multi_cycle": 1}, 2)]),
+    194: loop_with_trap([("nop", {}, 1), ("trap", {}, 0), ("mulhu", {"multi_cycle": 4}, 5),
+                         ("mulh", {"multi_cycle": 4}, 5)]),
 }
 
 
