@@ -59,7 +59,7 @@ void Hart::reset(uint32_t pc, uint32_t sp) {
     apu_port_write_ = last_access_ex_first_ = last_access_ex_end_ = last_post_inc_ex_end_ = 0;
     apu_port_slot_ = kSinkSlot;
     held_in_ex_until_ = held_in_ex_pc_ = 0;
-    waited_in_id_before_hold_ = false;
+    held_before_until_ = held_in_ex_from_ = 0;
     hwloop_refetch_end_ = 0;
     mret_to_loop_end_ = false;
     id_wait_start_ = id_wait_end_ = 0;
@@ -811,8 +811,15 @@ uint64_t Hart::illegal_in_hwloop_trap_end() {
     const bool waited_in_id = id_wait_end_ == issue_;
     const uint64_t first_in_id = waited_in_id ? id_wait_start_ : issue_;
     uint64_t end = first_in_id + 4;
-    if (const DecodedInsn* held = held_just_ahead(first_in_id))
-        end = first_in_id - (held->cls == InsnClass::Fp || held->cls == InsnClass::FpDivSqrt ? 1 : 0) + 3;
+    if (const DecodedInsn* held = held_just_ahead(first_in_id)) {
+        // The result that frees a held FP operation makes EX valid, unless it came in the illegal
+        // instruction's first cycle in ID, before FLUSH_EX: then a single-cycle operation makes EX valid as
+        // it ends.
+        const bool fp = held->cls == InsnClass::Fp || held->cls == InsnClass::FpDivSqrt;
+        const bool freed_before_flush = held->cls == InsnClass::Fp && held->latency == 1 &&
+                                        held_in_ex_until_ - held_in_ex_from_ == 2; // 1 + 1
+        end = first_in_id - (fp && !freed_before_flush ? 1 : 0) + 3;
+    }
     end = std::max(end, issue_ + 1);
     if (waited_in_id) // the waits, which now overlap the trap
         stats_.stall_cycles[static_cast<size_t>(id_wait_kind_)] -= issue_ - first_in_id;
@@ -861,7 +868,7 @@ void Hart::hwloop_wrap() {
         // the refetch. One held in EX itself (a split access, a mulh, a div) has overwritten the hold it
         // waited behind: held_in_ex kept the answer.
         const bool waited_in_id = id_wait_end_ == issue_ || held_just_ahead(issue_) ||
-                                  (held_in_ex_until_ > issue_ && waited_in_id_before_hold_);
+                                  (held_in_ex_until_ > issue_ && held_one_waited_in_id());
         if (refetch && !waited_in_id) add_stall(StallKind::Control, 1);
         pc_ = lp.start;
         hwloop_round_start_[l] = issue_;

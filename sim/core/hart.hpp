@@ -401,11 +401,22 @@ class Hart {
     }
     // The current instruction stays in EX past its first cycle (so far): the next one waits in ID meanwhile.
     void held_in_ex() {
-        if (held_in_ex_until_ <= issue_) // its first hold: what held_just_ahead(issue_) answered until now
-            waited_in_id_before_hold_ =
-                (held_in_ex_until_ == issue_ && issue_ != 0) || id_wait_end_ == issue_;
+        note_first_hold();
         held_in_ex_until_ = cycle_;
         held_in_ex_pc_ = pc_;
+    }
+    // Before the current instruction's first hold overwrites it: the hold of the one before, and the cycle
+    // this one entered EX in (hwloop_wrap and illegal_in_hwloop_trap_end ask).
+    void note_first_hold() {
+        if (held_in_ex_until_ > issue_) return; // held already
+        held_before_until_ = held_in_ex_until_;
+        held_in_ex_from_ = issue_;
+    }
+    // Whether the instruction held in EX last waited in ID before it entered EX: behind one held in EX, or
+    // for an operand.
+    bool held_one_waited_in_id() const {
+        return (held_before_until_ == held_in_ex_from_ && held_in_ex_from_ != 0) ||
+               id_wait_end_ == held_in_ex_from_;
     }
     // Whether a jump (jal, jalr) issuing in `issue` found its target fetched: it waited in ID behind an
     // instruction held in EX, or for an FP or a load's result to its link register (apu_stall_o,
@@ -525,9 +536,11 @@ class Hart {
     // The same while it waits in EX (the FPU or div/sqrt unit, a TCDM bank or the bus is busy).
     void delay_issue(uint64_t cycle, StallKind kind) {
         if (cycle > issue_) {
+            note_first_hold(); // while issue_ is still the cycle it entered EX in
             add_stall(kind, cycle - issue_);
             issue_ = cycle;
-            held_in_ex();
+            held_in_ex_until_ = cycle_;
+            held_in_ex_pc_ = pc_;
         }
     }
     // The FP operations in flight, as CV32E40P's APU dispatcher sees them (fp_unit.hpp: apu_wait): the cycle
@@ -541,9 +554,8 @@ class Hart {
     // asks (jump_target_prefetched).
     uint64_t held_in_ex_until_ = 0;
     uint32_t held_in_ex_pc_ = 0;
-    // Whether the instruction held in EX last waited in ID before it issued (behind one held in EX, or for an
-    // operand): hwloop_wrap asks of a loop's last instruction.
-    bool waited_in_id_before_hold_ = false;
+    uint64_t held_before_until_ = 0; // note_first_hold
+    uint64_t held_in_ex_from_ = 0;
     // The cycles the latest wait of an instruction in ID began and ended (stall_on_operands, wait_in_id), and
     // what it was counted as (the first kind, when it waited twice).
     uint64_t id_wait_start_ = 0;

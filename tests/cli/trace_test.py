@@ -322,6 +322,9 @@ CASES = {
                          ("sh", {"multi_cycle": 1}, 2)]),
     194: loop_with_trap([("nop", {}, 1), ("trap", {}, 0), ("mulhu", {"multi_cycle": 4}, 5),
                          ("mulh", {"multi_cycle": 4}, 5)]),
+    # At the default latencies the fadd is not held: the decoder-illegal instruction as in 141.
+    195: loop_with_trap([("fmin.s", {}, 1), ("fadd.s", {}, 1), ("trap", {}, 4), ("nop", {}, 1),
+                         ("nop", {"control": 1}, 2)]),
 }
 
 

@@ -20,7 +20,7 @@ std::vector<uint32_t> measure(const CoreTiming& timing) {
     const CoreStats& stats = machine.hart().stats();
     EXPECT_EQ(machine.hart().cycle(), stats.instret() + stats.total_stalls())
         << "every cycle is an issue or a stall";
-    std::vector<uint32_t> words(195);
+    std::vector<uint32_t> words(196);
     machine.memory().read_bytes(*elf.symbol("results"), words.data(), words.size() * 4);
     std::vector<uint32_t> cost(words.size());
     for (size_t i = 0; i < words.size(); ++i)
@@ -447,6 +447,14 @@ TEST(Timing, FpuLatencyFromTheConfiguration) {
         {
             {179, "fle.s, lw a5, jal a5 waits 1 and is held 1 in EX, nop: 1 + 1 + (1 + 1 + 1) + 1", 6},
             {180, "fle.s, lw a5, jal zero (no wait, not held), nop: 1 + 1 + 2 + 1", 5},
+        });
+    CoreTiming other_two;
+    other_two.fpu_other_latency = 1;
+    expect_costs(
+        measure(other_two),
+        {
+            {195, "fmin, fadd held 1, decoder-illegal 4 from the hold: 1 + 3 x (1 + 1 + 4, 9, 2) + 2",
+             1 + 3 * 17 + 2},
         });
 }
 
