@@ -866,7 +866,7 @@ void Hart::hwloop_wrap() {
     if (--lp.count != 0) {
         // A jump from ID: the pc is set in the last instruction's first cycle there, so a wait there hides
         // the refetch. One held in EX itself (a split access, a mulh, a div) has overwritten the hold it
-        // waited behind: held_in_ex kept the answer.
+        // waited behind: note_first_hold kept it.
         const bool waited_in_id = id_wait_end_ == issue_ || held_just_ahead(issue_) ||
                                   (held_in_ex_until_ > issue_ && held_one_waited_in_id());
         if (refetch && !waited_in_id) add_stall(StallKind::Control, 1);
