@@ -8,13 +8,13 @@
   compare.py sequences --rtl DIR [--latency AO]                                 tests/timing/sequences.S, case by case
 
 A random program is tests/differential/gen_program.py's (RV32IMFC without Zfh, which CV32E40P v2 lacks),
-with more misaligned accesses, small divisors, div/sqrt chains, loads followed by writes, loads to x0
-followed by writes to x0 and FP operations writing x0 followed by instructions naming x0, and with --xpulp
-Xpulp ALU, MAC, SIMD, post-increment, immediate-branch and hardware-loop instructions (single and nested
-loops, bodies drawn from the other kinds), and with --traps instructions that trap (ecall, ebreak, an
-illegal CSR write), in loop bodies too. It reads mcycle before its register set-up and after its signature
-stores; both runs must give the same cycles, the same sum of its traps' mepc + mcause and the same signature
-words.
+with more misaligned accesses (FP and post-increment ones too), small divisors, div/sqrt chains, loads
+followed by writes, loads to x0 followed by writes to x0 and FP operations writing x0 followed by
+instructions naming x0, and with --xpulp Xpulp ALU, MAC, SIMD, post-increment, immediate-branch and
+hardware-loop instructions (single and nested loops, bodies drawn from the other kinds), and with --traps
+instructions that trap (ecall, ebreak, an illegal CSR write), in loop bodies too. It reads mcycle before its
+register set-up and after its signature stores; both runs must give the same cycles, the same sum of its
+traps' mepc + mcause and the same signature words.
 """
 import argparse
 import concurrent.futures
@@ -77,15 +77,21 @@ class Generator(gp.ProgramGenerator):
 
     def g_misaligned(self):
         rng, base = self.rng, gp.xr(gp.BASE_REG)
-        op = rng.choice(["lw", "lh", "lhu", "sw", "sh"])
+        op = rng.choice(["lw", "lh", "lhu", "sw", "sh", "flw", "fsw"])
         offset = 4 * rng.randrange(200) + (rng.choice([1, 2, 3]) if op.endswith("w") else 3)
-        if op.startswith("s"):
-            self.add([f"{op} {gp.xr(self.rs())}, {offset}({base})"])
+        if op.startswith("s") or op == "fsw":
+            source = gp.fr(self.fd()) if op == "fsw" else gp.xr(self.rs())
+            self.add([f"{op} {source}, {offset}({base})"])
             return
-        d = self.rd()
-        lines = [f"{op} {gp.xr(d)}, {offset}({base})"]
+        if op == "flw":
+            d = gp.fr(self.fd())
+            follow = f"fadd.s {gp.fr(self.fd())}, {d}, {gp.fr(self.fd())}, {self.rm()}"
+        else:
+            d = gp.xr(self.rd())
+            follow = f"add {gp.xr(self.rd())}, {d}, {gp.xr(self.rs())}"
+        lines = [f"{op} {d}, {offset}({base})"]
         if rng.random() < 0.6:
-            lines.append(f"add {gp.xr(self.rd())}, {gp.xr(d)}, {gp.xr(self.rs())}")
+            lines.append(follow)
         self.add(lines)
 
     def g_div_small(self):
@@ -243,7 +249,9 @@ class Generator(gp.ProgramGenerator):
         d = self.other_than(pointer)
         op, width = rng.choice([("cv.lw", 4), ("cv.lh", 2), ("cv.lhu", 2), ("cv.lb", 1), ("cv.lbu", 1),
                                 ("cv.sw", 4), ("cv.sh", 2), ("cv.sb", 1)])
-        lines = [f"addi {gp.xr(pointer)}, {gp.xr(gp.BASE_REG)}, {rng.randrange(256, 768, 4)}"]
+        # Now and then misaligned: a word at +1 to +3, a halfword across a word boundary.
+        skew = rng.choice([0, 0, 0, 1, 2, 3] if width == 4 else [0, 0, 0, 3]) if width > 1 else 0
+        lines = [f"addi {gp.xr(pointer)}, {gp.xr(gp.BASE_REG)}, {rng.randrange(256, 768, 4) + skew}"]
         step = rng.randrange(-64, 64, width)
         form = rng.randrange(3)
         if form == 0:
