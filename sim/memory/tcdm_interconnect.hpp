@@ -16,6 +16,12 @@
 // - Access width and data: a request is one word-sized (or narrower) access to one bank; an access that
 //   crosses a word boundary is issued by the caller as two requests. Data moves through the `Ram`.
 // - Atomic and test-and-set semantics (they belong to the memory and the runtime's peripherals).
+// - The RTL's arbiter itself. PULP's logarithmic interconnect (cluster_interconnect, XBAR_TCDM) gives each
+//   bank a binary tree of two-input arbiters, each level's priority one bit of a counter that advances
+//   with every grant of that bank, and a request that lost competes again with the next cycle's new ones.
+//   Here one cluster-wide order decides each cycle for every bank, and a request that lost keeps the first
+//   free cycle after. Both keep a bank busy while anyone waits for it, so the same requests wait the same
+//   number of cycles in all; which core waits them may differ, and with it when its next requests come.
 //
 // Reservations are kept per bank as a bitmap of cycles from a start up to the latest grant, one 64-bit word
 // for the usual window of 64 cycles. Requests arrive out of time order by up to the engine's lookahead plus
