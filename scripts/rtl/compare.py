@@ -12,9 +12,9 @@ with more misaligned accesses (FP and post-increment ones too), small divisors, 
 followed by writes, loads to x0 followed by writes to x0 and FP operations writing x0 followed by
 instructions naming x0, and with --xpulp Xpulp ALU, MAC, SIMD, post-increment, immediate-branch and
 hardware-loop instructions (single and nested loops, bodies drawn from the other kinds), and with --traps
-instructions that trap (ecall, ebreak, an illegal CSR write), in loop bodies too. It reads mcycle before its
-register set-up and after its signature stores; both runs must give the same cycles, the same sum of its
-traps' mepc + mcause and the same signature words.
+instructions that trap (ecall, ebreak, an illegal CSR write, illegal words), in loop bodies too. It reads
+mcycle before its register set-up and after its signature stores; both runs must give the same cycles, the
+same sum of its traps' mepc + mcause and the same signature words.
 """
 import argparse
 import concurrent.futures
@@ -177,7 +177,8 @@ class Generator(gp.ProgramGenerator):
 
     def g_trap(self):
         # A 4-byte instruction that traps: the handler (TRAP_HANDLER) returns past it.
-        trap = self.rng.choice(["ecall", "ebreak", "csrw mvendorid, zero"])
+        # The words: all ones, and fadd.s f0, f0, f0 with the reserved rounding mode 5.
+        trap = self.rng.choice(["ecall", "ebreak", "csrw mvendorid, zero", ".word 0xffffffff", ".word 0x00005053"])
         self.add([".option push", ".option norvc", trap, ".option pop"])
 
     def g_x_alu(self):

@@ -256,7 +256,9 @@ class ProgramGenerator:
 
         Most results are overwritten by later instructions before the final
         register dump; logging them makes a wrong intermediate value visible."""
-        last = next(line for line in reversed(block.lines) if not line.startswith("."))
+        last = next((line for line in reversed(block.lines) if not line.startswith(".")), None)
+        if last is None:  # only directives, such as a .word
+            return
         op, _, operands = last.partition(" ")
         if op in self.STORE_OPS or not operands:
             return
