@@ -11,6 +11,10 @@ void illegal(Hart& h, const DecodedInsn& d) {
     h.trap(cause::kIllegalInstruction, d.raw);
 }
 
+void reserved_rounding(Hart& h, const DecodedInsn& d) {
+    h.trap(cause::kIllegalInstruction, d.raw);
+}
+
 } // namespace isa
 
 namespace {
@@ -210,6 +214,10 @@ ApuReadAddresses apu_read_addresses(uint32_t w) {
     return read;
 }
 
+bool encodes_instruction(const DecodedInsn& d) {
+    return d.exec != isa::illegal && d.exec != isa::reserved_rounding;
+}
+
 DecodedInsn decode(uint32_t raw, const CoreTiming& timing) {
     DecodedInsn d;
     uint32_t word = raw;
@@ -253,11 +261,11 @@ DecodedInsn decode(uint32_t raw, const CoreTiming& timing) {
         if (d.cls != InsnClass::Load && d.cls != InsnClass::Jump && cause != ReadyCause::Fpu)
             d.dst = kSinkSlot;
     }
-    // The fields the APU dispatcher compares that are no source wait for an FP result only.
+    // The fields the APU dispatcher compares that are no source wait for an FP result only; so do an illegal
+    // instruction's, which the decoder's selects name as well.
     const ApuReadAddresses apu_reads = apu_read_addresses(word);
-    if (known)
-        for (const uint8_t reg : apu_reads)
-            if (reg != kNoAddress && reg != kX0Slot) isa::apu_checks_slot(d, reg);
+    for (const uint8_t reg : apu_reads)
+        if (reg != kNoAddress && reg != kX0Slot) isa::apu_checks_slot(d, reg);
     uint64_t apu_fields = 0;
     for (const uint8_t s : d.src)
         if (s < kZeroSlot)

@@ -15,6 +15,8 @@ namespace pulpsim {
 // Decodes a 16- or 32-bit instruction (low parcel first). Unknown encodings decode to a handler that raises
 // an illegal-instruction trap when executed, so decoding never fails.
 DecodedInsn decode(uint32_t raw, const CoreTiming& timing);
+// Whether decode() found an instruction in the encoding, not one of the illegal ones.
+bool encodes_instruction(const DecodedInsn& d);
 
 // The register addresses CV32E40P's APU dispatcher compares with the destinations of the FP operations in
 // flight for a 32-bit encoding, as its ALU operand selects name them (cv32e40p_decoder.sv;
@@ -41,6 +43,10 @@ bool decode_xpulp(uint32_t raw, DecodedInsn& d, const CoreTiming& timing);
 bool decode_xcvsimd(uint32_t raw, DecodedInsn& d);
 
 void illegal(Hart& h, const DecodedInsn& d);
+// An FP operation whose static rounding mode is reserved (5, 6) is illegal, but CV32E40P's decoder says so
+// only once it has chosen the operation's operands (cv32e40p_decoder.sv: check_fprm): decoded with them, it
+// waits in ID for its sources as the operation would (not for the dispatcher's order rule), then traps here.
+void reserved_rounding(Hart& h, const DecodedInsn& d);
 
 // Field extraction.
 inline unsigned rd(uint32_t r) {

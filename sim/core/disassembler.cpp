@@ -531,7 +531,7 @@ const char* f_register_name(unsigned r) {
 std::string disassemble(uint32_t raw, uint32_t pc) {
     const bool compressed = (raw & 3) != 3;
     if (compressed) raw &= 0xffff;
-    if (decode(raw, CoreTiming{}).exec == isa::illegal) return fmt::format("unknown {:#010x}", raw);
+    if (!encodes_instruction(decode(raw, CoreTiming{}))) return fmt::format("unknown {:#010x}", raw);
     if (!compressed) return known(raw, pc);
     if (std::string hint = compressed_hint(raw); !hint.empty()) return hint;
     const uint32_t w = expand_compressed(static_cast<uint16_t>(raw));

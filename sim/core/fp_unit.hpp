@@ -207,4 +207,11 @@ inline void shape_divsqrt(DecodedInsn& d) {
     d.cls = InsnClass::FpDivSqrt;
 }
 
+// An operation with a reserved static rounding mode (isa::reserved_rounding): its operands, no result.
+inline void shape_reserved_rounding(DecodedInsn& d) {
+    d.exec = reserved_rounding;
+    d.dst = kSinkSlot;
+    d.cls = InsnClass::System; // no FP operation: nothing to issue, never run ahead
+}
+
 } // namespace pulpsim::isa::fpu

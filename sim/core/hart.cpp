@@ -472,15 +472,18 @@ void Hart::do_mret() {
 // never becomes valid, so FLUSH_EX waits for the next one (cv32e40p_id_stage.sv fills an empty EX with
 // alu_en): 5. A CSR instruction that is illegal keeps csr_access, so it takes 4 like ecall and ebreak.
 // CV32E40P without a PMP raises no load or store access fault, so those keep the 3 of a taken jump.
-unsigned Hart::trap_entry_cycles(const TrapSignal& t) {
+unsigned Hart::trap_entry_cycles(const TrapSignal& t) const {
     switch (t.cause) {
     case cause::kEcallM:
     case cause::kBreakpoint: return 4;
     case cause::kIllegalInstruction: {
+        // FLUSH_EX waits for EX to be valid, and the illegal instruction in EX is not, unless it is a CSR
+        // access: a cycle more, unless an FP result returns in that cycle (cv32e40p_ex_stage.sv: ex_valid_o,
+        // apu_valid).
         const uint32_t raw = t.tval; // the instruction word, for an illegal instruction
         const uint32_t funct3 = (raw >> 12) & 7;
         const bool csr_access = (raw & 0x7f) == 0x73 && funct3 != 0 && funct3 != 4;
-        return csr_access ? 4 : 5;
+        return csr_access || apu_busy_until_ == issue_ + 1 ? 4 : 5;
     }
     default: return 3;
     }
@@ -813,12 +816,13 @@ uint64_t Hart::illegal_in_hwloop_trap_end() {
     uint64_t end = first_in_id + 4;
     if (const DecodedInsn* held = held_just_ahead(first_in_id)) {
         // The result that frees a held FP operation makes EX valid, unless it came in the illegal
-        // instruction's first cycle in ID, before FLUSH_EX: then a single-cycle operation makes EX valid as
-        // it ends.
+        // instruction's first cycle in ID, before FLUSH_EX: then the operation itself does, in the cycle it
+        // starts when single-cycle, else in the next, when the bubble behind it fills EX (the illegal
+        // instruction never enters EX here).
         const bool fp = held->cls == InsnClass::Fp || held->cls == InsnClass::FpDivSqrt;
-        const bool freed_before_flush = held->cls == InsnClass::Fp && held->latency == 1 &&
-                                        held_in_ex_until_ - held_in_ex_from_ == 2; // 1 + 1
-        end = first_in_id - (fp && !freed_before_flush ? 1 : 0) + 3;
+        const bool freed_before_flush = fp && held_in_ex_until_ - held_in_ex_from_ == 2; // 1 + 1
+        const bool single_cycle = held->cls == InsnClass::Fp && held->latency == 1;
+        end = freed_before_flush ? first_in_id + 3 + (single_cycle ? 0 : 1) : first_in_id - (fp ? 1 : 0) + 3;
     }
     end = std::max(end, issue_ + 1);
     if (waited_in_id) // the waits, which now overlap the trap

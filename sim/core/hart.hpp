@@ -751,7 +751,7 @@ class Hart {
     uint32_t fetch_parcel(uint32_t addr);
     void stall_on_operands(uint64_t need);
     void take_trap(const TrapSignal& t);
-    static unsigned trap_entry_cycles(const TrapSignal& t);
+    unsigned trap_entry_cycles(const TrapSignal& t) const;
     void hwloop_wrap();
     void decode_after_flush(uint32_t next);
     bool decoded_in_hwloop_state(uint32_t pc, unsigned first_loop = 0) const;

@@ -172,8 +172,9 @@ bool decode_rv32f(uint32_t raw, DecodedInsn& d, const CoreTiming& timing) {
     case 0x47:
     case 0x4b:
     case 0x4f: {
-        if (((raw >> 25) & 3) != 0 || !rm_ok) return false; // fmt = S
+        if (((raw >> 25) & 3) != 0) return false; // fmt = S
         fpu::shape(d, raw, fma_handlers()[(op >> 2) & 3], 3, false, false, addmul);
+        if (!rm_ok) fpu::shape_reserved_rounding(d);
         return true;
     }
     case 0x53: break;
@@ -183,23 +184,24 @@ bool decode_rv32f(uint32_t raw, DecodedInsn& d, const CoreTiming& timing) {
     const unsigned r2 = rs2(raw);
     switch (f7) {
     case 0x00:
-        if (!rm_ok) return false;
         fpu::shape(d, raw, fp_binary<fp::add32>, 2, false, false, addmul);
+        if (!rm_ok) fpu::shape_reserved_rounding(d);
         return true;
     case 0x04:
-        if (!rm_ok) return false;
         fpu::shape(d, raw, fp_binary<fp::sub32>, 2, false, false, addmul);
+        if (!rm_ok) fpu::shape_reserved_rounding(d);
         return true;
     case 0x08:
-        if (!rm_ok) return false;
         fpu::shape(d, raw, fp_binary<fp::mul32>, 2, false, false, addmul);
+        if (!rm_ok) fpu::shape_reserved_rounding(d);
         return true;
     case 0x0c:
     case 0x2c:
-        if (!rm_ok || (f7 == 0x2c && r2 != 0)) return false;
+        if (f7 == 0x2c && r2 != 0) return false;
         fpu::shape(d, raw, f7 == 0x0c ? fp_divsqrt<false> : fp_divsqrt<true>, f7 == 0x0c ? 2 : 1, false,
                    false, 1);
         fpu::shape_divsqrt(d);
+        if (!rm_ok) fpu::shape_reserved_rounding(d);
         return true;
     case 0x10: {
         static constexpr ExecFn ops[3] = {fsgnj, fsgnjn, fsgnjx};
@@ -218,12 +220,14 @@ bool decode_rv32f(uint32_t raw, DecodedInsn& d, const CoreTiming& timing) {
         return true;
     }
     case 0x60:
-        if (r2 > 1 || !rm_ok) return false;
+        if (r2 > 1) return false;
         fpu::shape(d, raw, r2 == 0 ? fcvt_w_s : fcvt_wu_s, 1, false, true, other);
+        if (!rm_ok) fpu::shape_reserved_rounding(d);
         return true;
     case 0x68:
-        if (r2 > 1 || !rm_ok) return false;
+        if (r2 > 1) return false;
         fpu::shape(d, raw, r2 == 0 ? fcvt_s_w : fcvt_s_wu, 1, true, false, other);
+        if (!rm_ok) fpu::shape_reserved_rounding(d);
         return true;
     case 0x70:
         if (r2 != 0 || f3 > 1) return false;

@@ -325,6 +325,16 @@ CASES = {
     # At the default latencies the fadd is not held: the decoder-illegal instruction as in 141.
     195: loop_with_trap([("fmin.s", {}, 1), ("fadd.s", {}, 1), ("trap", {}, 4), ("nop", {}, 1),
                          ("nop", {"control": 1}, 2)]),
+    # At the default latencies the fmul (latency 1) waits a cycle for the fdiv by zero, the fadd for nothing.
+    196: loop_with_trap([("fdiv.s", {}, 1), ("nop", {}, 2), ("fmul.s", {"fpu_dependency": 1}, 1), ("trap", {}, 3),
+                         ("nop", {}, 1), ("nop", {"control": 1}, 2)]),
+    197: loop_with_trap([("fmin.s", {}, 1), ("nop", {}, 1), ("fadd.s", {}, 1), ("trap", {}, 4), ("nop", {}, 1),
+                         ("nop", {"control": 1}, 2)]),
+    # The single-cycle fmul's result returns before the illegal instruction's EX cycle: 5 to the handler.
+    198: [("fmul.s", {}, 1 + 5), ("csrw", {"control": 5, "multi_cycle": 3}, 4), ("mret", {"control": 4}, 5)],
+    # Single-cycle results: the illegal instructions wait for nothing.
+    199: [("fmul.s", {}, 1 + 5), ("csrw", {"control": 5, "multi_cycle": 3}, 4), ("mret", {"control": 4}, 5)],
+    200: [("fcvt.w.s", {}, 1 + 5), ("csrw", {"control": 5, "multi_cycle": 3}, 4), ("mret", {"control": 4}, 5)],
 }
 
 

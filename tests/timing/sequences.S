@@ -490,6 +490,28 @@ _start:
      * behind a div, not the 3 of 145. With both of latency 1 nothing is held. */
     la t4, 1f
     BEGIN; cv_setupi 0, 3, 2f; fmin.s f5, f1, f2; fadd.s f6, f1, f2; .word 0xffffffff; 1: nop; nop; 2: END(195)
+    /* The same behind an operation of latency 2 or more held one cycle: it leaves EX as it starts, and the
+     * bubble behind it makes EX valid in the next cycle (the illegal instruction never enters EX): 5 to the
+     * handler from its first cycle in ID. 196: fmul (latency 2) behind fdiv by zero (3 cycles) at FPU latency
+     * 1/1; 197: fadd (latency 3) behind fmin (latency 3) at 2/2. */
+    fmv.w.x f7, zero
+    la t4, 1f
+    BEGIN; cv_setupi 0, 3, 2f; fdiv.s f3, f1, f7; nop; fmul.s f6, f1, f2; .word 0xffffffff; 1: nop; nop; 2: END(196)
+    la t4, 1f
+    BEGIN; cv_setupi 0, 3, 2f; fmin.s f5, f1, f2; nop; fadd.s f6, f1, f2; .word 0xffffffff; 1: nop; nop; 2: END(197)
+    /* Outside a loop a decoder-illegal instruction enters EX with nothing enabled, so FLUSH_EX waits a cycle
+     * more than for a CSR one (5 to the handler, not 4), unless an FP result returns in that cycle
+     * (ex_valid_o: apu_valid): at FPU latency 1/1 the fmul's, in the illegal instruction's EX cycle. */
+    la t4, 1f
+    BEGIN; fmul.s f6, f1, f2; .word 0xffffffff; 1: END(198)
+    /* An illegal instruction waits in ID for what the dispatcher compares, as an instruction would: an fadd
+     * with the reserved rounding mode 5 for its sources (cv32e40p_decoder.sv: check_fprm flags it after the
+     * operands are chosen), here f0; an all-ones word for its rs1 and rs2 fields, x31 (the decoder's default
+     * selects). */
+    la t4, 1f
+    BEGIN; fmul.s f0, f1, f2; .word 0x00005053; 1: END(199)
+    la t4, 1f
+    BEGIN; fcvt.w.s t6, f1; .word 0xffffffff; 1: END(200)
     csrw mtvec, zero
 
     li t5, 1
@@ -514,4 +536,4 @@ one:    .word 0x3f800000, 0x40400000, 0x40000000
 halves: .word 0xffff3c00, 0xffff4200, 0x42003c00, 0x42004200
 divsqrt_operands: .word 0x41100000, 0x41000000, 0x40100000, 0x43800000, 0x71800000, 0x03800000, 3, 1
     .globl results
-results: .space 4 * 196
+results: .space 4 * 201

@@ -171,7 +171,7 @@ TEST(Disassembler, RegisterNames) {
 // ---- comparisons with llvm ----
 
 bool known(uint32_t raw) {
-    return decode(raw, CoreTiming{}).exec != isa::illegal;
+    return encodes_instruction(decode(raw, CoreTiming{}));
 }
 
 // Numbers by value (32-bit), whitespace collapsed, llvm's post-increment syntax rewritten.
