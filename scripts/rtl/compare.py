@@ -12,9 +12,10 @@ with more misaligned accesses (FP and post-increment ones too), small divisors, 
 followed by writes, loads to x0 followed by writes to x0 and FP operations writing x0 followed by
 instructions naming x0, and with --xpulp Xpulp ALU, MAC, SIMD, post-increment, immediate-branch and
 hardware-loop instructions (single and nested loops, bodies drawn from the other kinds), and with --traps
-instructions that trap (ecall, ebreak, an illegal CSR write, illegal words), in loop bodies too. It reads
-mcycle before its register set-up and after its signature stores; both runs must give the same cycles, the
-same sum of its traps' mepc + mcause and the same signature words.
+instructions that trap (ecall, ebreak, an illegal CSR write, illegal words, a dynamic rounding mode while
+frm is reserved), in loop bodies too. It reads mcycle before its register set-up and after its signature
+stores; both runs must give the same cycles, the same sum of its traps' mepc + mcause and the same signature
+words.
 """
 import argparse
 import concurrent.futures
@@ -178,7 +179,15 @@ class Generator(gp.ProgramGenerator):
     def g_trap(self):
         # A 4-byte instruction that traps: the handler (TRAP_HANDLER) returns past it.
         # The words: all ones, and fadd.s f0, f0, f0 with the reserved rounding mode 5.
-        trap = self.rng.choice(["ecall", "ebreak", "csrw mvendorid, zero", ".word 0xffffffff", ".word 0x00005053"])
+        rng = self.rng
+        if rng.random() < 0.2:
+            # An operation with the dynamic rounding mode while frm holds a reserved one, then frm back.
+            saved, fd, fa, fb = gp.xr(self.rd()), gp.fr(self.fd()), gp.fr(self.fd()), gp.fr(self.fd())
+            op = rng.choice([f"fadd.s {fd}, {fa}, {fb}, dyn", f"fmul.s {fd}, {fa}, {fb}, dyn",
+                             f"fdiv.s {fd}, {fa}, {fb}, dyn", f"fcvt.w.s {gp.xr(self.rd())}, {fa}, dyn"])
+            self.add([f"fsrmi {saved}, {rng.randint(5, 7)}", op, f"fsrm {saved}"])
+            return
+        trap = rng.choice(["ecall", "ebreak", "csrw mvendorid, zero", ".word 0xffffffff", ".word 0x00005053"])
         self.add([".option push", ".option norvc", trap, ".option pop"])
 
     def g_x_alu(self):

@@ -16,17 +16,21 @@ using Binary = U (*)(U, U, Rounding, uint8_t&);
 using Unary = U (*)(U, Rounding, uint8_t&);
 using Ternary = U (*)(U, U, U, Rounding, uint8_t&);
 
+// The rounding mode first: with frm reserved the decoder flags a dynamic one illegal, and the operation traps
+// before the dispatcher holds it (as one with a reserved static mode: isa::reserved_rounding).
 template <Binary op> void fp_binary(Hart& h, const DecodedInsn& d) {
+    const Rounding rm = rounding(h, d);
     issue(h, d, FpuOperation::AddMul);
-    h.f_[d.rd] = op(h.f_[d.rs1], h.f_[d.rs2], rounding(h, d), h.fflags_);
+    h.f_[d.rd] = op(h.f_[d.rs1], h.f_[d.rs2], rm, h.fflags_);
 }
 
 // fmadd: a*b+c; fmsub: a*b-c; fnmsub: -(a*b)+c; fnmadd: -(a*b)-c.
 template <bool negate_product, bool negate_addend> void fp_fma(Hart& h, const DecodedInsn& d) {
+    const Rounding rm = rounding(h, d);
     issue(h, d, FpuOperation::AddMul);
     const U a = h.f_[d.rs1] ^ (negate_product ? 0x80000000u : 0u);
     const U c = h.f_[d.rs3] ^ (negate_addend ? 0x80000000u : 0u);
-    h.f_[d.rd] = fp::fma32(a, h.f_[d.rs2], c, rounding(h, d), h.fflags_);
+    h.f_[d.rd] = fp::fma32(a, h.f_[d.rs2], c, rm, h.fflags_);
 }
 
 #if defined(__x86_64__)
@@ -34,11 +38,14 @@ template <bool negate_product, bool negate_addend> void fp_fma(Hart& h, const De
 // check of the host were about 15 of the 100 host instructions of an fmadd.
 template <bool negate_product, bool negate_addend>
 [[gnu::target("fma")]] void fp_fma_host(Hart& h, const DecodedInsn& d) {
+    const unsigned rm = d.aux == kDynamicRm ? h.frm_ : d.aux;
+    if (rm > kLastRm) [[unlikely]]
+        rounding(h, d); // traps
     issue(h, d, FpuOperation::AddMul);
     const U a = h.f_[d.rs1] ^ (negate_product ? 0x80000000u : 0u);
     const U b = h.f_[d.rs2];
     const U c = h.f_[d.rs3] ^ (negate_addend ? 0x80000000u : 0u);
-    if ((d.aux == kDynamicRm ? h.frm_ : d.aux) == static_cast<unsigned>(Rounding::NearestEven)) [[likely]] {
+    if (rm == static_cast<unsigned>(Rounding::NearestEven)) [[likely]] {
         const U s = std::bit_cast<U>(
             __builtin_fmaf(std::bit_cast<float>(a), std::bit_cast<float>(b), std::bit_cast<float>(c)));
         if (fp::fma32_rne_settled(s, h.fflags_)) [[likely]] {
@@ -63,9 +70,9 @@ const ExecFn* fma_handlers() {
 }
 
 template <bool is_sqrt> void fp_divsqrt(Hart& h, const DecodedInsn& d) {
+    const Rounding rm = rounding(h, d);
     fpu::divsqrt_begin(h);
     uint8_t flags = 0;
-    const Rounding rm = rounding(h, d);
     const U a = h.f_[d.rs1], b = h.f_[d.rs2];
     const U result = is_sqrt ? fp::sqrt32(a, rm, flags) : fp::div32(a, b, rm, flags);
     h.f_[d.rd] = result;
@@ -120,20 +127,24 @@ void fmv_w_x(Hart& h, const DecodedInsn& d) {
     h.f_[d.rd] = h.x_[d.rs1];
 }
 void fcvt_w_s(Hart& h, const DecodedInsn& d) {
+    const Rounding rm = rounding(h, d);
     issue(h, d, FpuOperation::Other);
-    h.x_[d.rd] = static_cast<U>(fp::to_int32(h.f_[d.rs1], rounding(h, d), h.fflags_));
+    h.x_[d.rd] = static_cast<U>(fp::to_int32(h.f_[d.rs1], rm, h.fflags_));
 }
 void fcvt_wu_s(Hart& h, const DecodedInsn& d) {
+    const Rounding rm = rounding(h, d);
     issue(h, d, FpuOperation::Other);
-    h.x_[d.rd] = fp::to_uint32(h.f_[d.rs1], rounding(h, d), h.fflags_);
+    h.x_[d.rd] = fp::to_uint32(h.f_[d.rs1], rm, h.fflags_);
 }
 void fcvt_s_w(Hart& h, const DecodedInsn& d) {
+    const Rounding rm = rounding(h, d);
     issue(h, d, FpuOperation::Other);
-    h.f_[d.rd] = fp::from_int32(static_cast<int32_t>(h.x_[d.rs1]), rounding(h, d), h.fflags_);
+    h.f_[d.rd] = fp::from_int32(static_cast<int32_t>(h.x_[d.rs1]), rm, h.fflags_);
 }
 void fcvt_s_wu(Hart& h, const DecodedInsn& d) {
+    const Rounding rm = rounding(h, d);
     issue(h, d, FpuOperation::Other);
-    h.f_[d.rd] = fp::from_uint32(h.x_[d.rs1], rounding(h, d), h.fflags_);
+    h.f_[d.rd] = fp::from_uint32(h.x_[d.rs1], rm, h.fflags_);
 }
 
 // The plain accesses run inline in the hart's loop (FastOp); the handlers get the others, mostly a cluster

@@ -335,6 +335,8 @@ CASES = {
     # Single-cycle results: the illegal instructions wait for nothing.
     199: [("fmul.s", {}, 1 + 5), ("csrw", {"control": 5, "multi_cycle": 3}, 4), ("mret", {"control": 4}, 5)],
     200: [("fcvt.w.s", {}, 1 + 5), ("csrw", {"control": 5, "multi_cycle": 3}, 4), ("mret", {"control": 4}, 5)],
+    # The fadd with frm reserved traps without waiting for the fdiv.
+    201: [("fdiv.s", {}, 1 + 5), ("csrw", {"control": 5, "multi_cycle": 3}, 4), ("mret", {"control": 4}, 5)],
 }
 
 

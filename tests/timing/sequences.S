@@ -512,6 +512,13 @@ _start:
     BEGIN; fmul.s f0, f1, f2; .word 0x00005053; 1: END(199)
     la t4, 1f
     BEGIN; fcvt.w.s t6, f1; .word 0xffffffff; 1: END(200)
+    /* With frm reserved, an operation with the dynamic rounding mode is illegal: it traps in its first cycle,
+     * without waiting for the fdiv by zero (3 cycles) in flight as an fadd would (the dispatcher's order
+     * rule). */
+    fsrmi 5
+    la t4, 1f
+    BEGIN; fdiv.s f3, f1, f7, rne; fadd.s f6, f1, f2, dyn; 1: END(201)
+    fsrmi 0
     csrw mtvec, zero
 
     li t5, 1
@@ -536,4 +543,4 @@ one:    .word 0x3f800000, 0x40400000, 0x40000000
 halves: .word 0xffff3c00, 0xffff4200, 0x42003c00, 0x42004200
 divsqrt_operands: .word 0x41100000, 0x41000000, 0x40100000, 0x43800000, 0x71800000, 0x03800000, 3, 1
     .globl results
-results: .space 4 * 201
+results: .space 4 * 202
