@@ -470,16 +470,15 @@ void Hart::do_mret() {
 // them (cv32e40p_controller.sv): DECODE, FLUSH_EX (until EX is valid), FLUSH_WB, which sets the pc, and two
 // cycles to fetch: 4. An illegal instruction goes to EX with its enables cleared (deassert_we), a bubble that
 // never becomes valid, so FLUSH_EX waits for the next one (cv32e40p_id_stage.sv fills an empty EX with
-// alu_en): 5. A CSR instruction that is illegal keeps csr_access, so it takes 4 like ecall and ebreak.
+// alu_en): 5, unless an FP result returns in that cycle, which makes EX valid (cv32e40p_ex_stage.sv:
+// ex_valid_o, apu_valid). A CSR instruction that is illegal keeps csr_access, so it takes 4 like ecall and
+// ebreak.
 // CV32E40P without a PMP raises no load or store access fault, so those keep the 3 of a taken jump.
 unsigned Hart::trap_entry_cycles(const TrapSignal& t) const {
     switch (t.cause) {
     case cause::kEcallM:
     case cause::kBreakpoint: return 4;
     case cause::kIllegalInstruction: {
-        // FLUSH_EX waits for EX to be valid, and the illegal instruction in EX is not, unless it is a CSR
-        // access: a cycle more, unless an FP result returns in that cycle (cv32e40p_ex_stage.sv: ex_valid_o,
-        // apu_valid).
         const uint32_t raw = t.tval; // the instruction word, for an illegal instruction
         const uint32_t funct3 = (raw >> 12) & 7;
         const bool csr_access = (raw & 0x7f) == 0x73 && funct3 != 0 && funct3 != 4;
