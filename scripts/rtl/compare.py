@@ -178,7 +178,6 @@ class Generator(gp.ProgramGenerator):
 
     def g_trap(self):
         # A 4-byte instruction that traps: the handler (TRAP_HANDLER) returns past it.
-        # The words: all ones, and fadd.s f0, f0, f0 with the reserved rounding mode 5.
         rng = self.rng
         if rng.random() < 0.2:
             # An operation with the dynamic rounding mode while frm holds a reserved one, then frm back.
@@ -187,6 +186,7 @@ class Generator(gp.ProgramGenerator):
                              f"fdiv.s {fd}, {fa}, {fb}, dyn", f"fcvt.w.s {gp.xr(self.rd())}, {fa}, dyn"])
             self.add([f"fsrmi {saved}, {rng.randint(5, 7)}", op, f"fsrm {saved}"])
             return
+        # The words: all ones, and fadd.s f0, f0, f0 with the reserved rounding mode 5.
         trap = rng.choice(["ecall", "ebreak", "csrw mvendorid, zero", ".word 0xffffffff", ".word 0x00005053"])
         self.add([".option push", ".option norvc", trap, ".option pop"])
 
