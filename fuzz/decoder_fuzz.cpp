@@ -1,6 +1,6 @@
 // The decoder: every 32-bit word and every 16-bit parcel decodes to something executable (an instruction
-// or the illegal-instruction handler) whose length matches its encoding and whose scoreboard slots exist.
-// The disassembler names exactly what the decoder accepts: "unknown 0x........" for the rest.
+// or one of the illegal-instruction handlers) whose length matches its encoding and whose scoreboard slots
+// exist. The disassembler names exactly what the decoder accepts: "unknown 0x........" for the rest.
 #include <cstring>
 
 #include "core/decoded_insn.hpp"
@@ -38,7 +38,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             break;
         for (const auto& timing : timings)
             check(pulpsim::decode(raw, timing), raw);
-        const bool known = pulpsim::decode(raw, timings[0]).exec != pulpsim::isa::illegal;
+        const bool known = pulpsim::encodes_instruction(pulpsim::decode(raw, timings[0]));
         const std::string text = pulpsim::disassemble(raw, static_cast<uint32_t>(at));
         if (text.empty() || (text.rfind("unknown 0x", 0) == 0) == known)
             pulpsim::fuzz::fail("disassembly disagrees with the decoder: '" + text + "'",
