@@ -25,7 +25,8 @@ template <Binary op> void fp_binary(Hart& h, const DecodedInsn& d) {
 }
 
 // fmadd: a*b+c; fmsub: a*b-c; fnmsub: -(a*b)+c; fnmadd: -(a*b)-c.
-template <bool negate_product, bool negate_addend> void fp_fma(Hart& h, const DecodedInsn& d) {
+template <bool negate_product, bool negate_addend>
+[[gnu::noinline]] void fp_fma(Hart& h, const DecodedInsn& d) {
     const Rounding rm = rounding(h, d);
     issue(h, d, FpuOperation::AddMul);
     const U a = h.f_[d.rs1] ^ (negate_product ? 0x80000000u : 0u);
@@ -38,22 +39,21 @@ template <bool negate_product, bool negate_addend> void fp_fma(Hart& h, const De
 // check of the host were about 15 of the 100 host instructions of an fmadd.
 template <bool negate_product, bool negate_addend>
 [[gnu::target("fma")]] void fp_fma_host(Hart& h, const DecodedInsn& d) {
-    const unsigned rm = d.aux == kDynamicRm ? h.frm_ : d.aux;
-    if (rm > kLastRm) [[unlikely]]
-        rounding(h, d); // traps
+    // Any other rounding mode, a reserved one included, takes the portable handler.
+    if ((d.aux == kDynamicRm ? h.frm_ : d.aux) != static_cast<unsigned>(Rounding::NearestEven)) [[unlikely]] {
+        fp_fma<negate_product, negate_addend>(h, d);
+        return;
+    }
     issue(h, d, FpuOperation::AddMul);
     const U a = h.f_[d.rs1] ^ (negate_product ? 0x80000000u : 0u);
     const U b = h.f_[d.rs2];
     const U c = h.f_[d.rs3] ^ (negate_addend ? 0x80000000u : 0u);
-    if (rm == static_cast<unsigned>(Rounding::NearestEven)) [[likely]] {
-        const U s = std::bit_cast<U>(
-            __builtin_fmaf(std::bit_cast<float>(a), std::bit_cast<float>(b), std::bit_cast<float>(c)));
-        if (fp::fma32_rne_settled(s, h.fflags_)) [[likely]] {
-            h.f_[d.rd] = s;
-            return;
-        }
-    }
-    h.f_[d.rd] = fp::fma32(a, b, c, rounding(h, d), h.fflags_);
+    const U s = std::bit_cast<U>(
+        __builtin_fmaf(std::bit_cast<float>(a), std::bit_cast<float>(b), std::bit_cast<float>(c)));
+    if (fp::fma32_rne_settled(s, h.fflags_)) [[likely]]
+        h.f_[d.rd] = s;
+    else
+        h.f_[d.rd] = fp::fma32(a, b, c, Rounding::NearestEven, h.fflags_);
 }
 #endif
 
