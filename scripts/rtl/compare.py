@@ -13,9 +13,9 @@ followed by writes, loads to x0 followed by writes to x0 and FP operations writi
 instructions naming x0, and with --xpulp Xpulp ALU, MAC, SIMD, post-increment, immediate-branch and
 hardware-loop instructions (single and nested loops, bodies drawn from the other kinds), and with --traps
 instructions that trap (ecall, ebreak, an illegal CSR write, illegal words, a dynamic rounding mode while
-frm is reserved), in loop bodies too. It reads mcycle before its register set-up and after its signature
-stores; both runs must give the same cycles, the same sum of its traps' mepc + mcause and the same signature
-words.
+frm is reserved), in loop bodies too, and with --counters reads and writes of the performance counters. It
+reads mcycle before its register set-up and after its signature stores; both runs must give the same cycles,
+the same sum of its traps' mepc + mcause and the same signature words.
 """
 import argparse
 import concurrent.futures
@@ -46,13 +46,14 @@ XPULP_ARCH = "_xcvmem_xcvmac_xcvalu_xcvbi_xcvbitmanip_xcvsimd"
 
 
 class Generator(gp.ProgramGenerator):
-    def __init__(self, seed, length, xpulp, traps=False):
+    def __init__(self, seed, length, xpulp, traps=False, counters=False):
         super().__init__(seed, length)
         self.xpulp = xpulp
         kinds = [(f, w) for f, w in self.kinds if "zfh" not in f.__name__]
         kinds += [(self.g_misaligned, 4), (self.g_div_small, 3), (self.g_divsqrt_chain, 3),
                   (self.g_write_after_load, 4), (self.g_x0_write, 3), (self.g_fp_x0_write, 3)]
         kinds += [(self.g_trap, 3)] if traps else []
+        kinds += [(self.g_counter, 4)] if counters else []
         if xpulp:
             kinds += [(self.g_x_alu, 6), (self.g_x_mac, 4), (self.g_x_simd, 6), (self.g_x_mem, 5),
                       (self.g_x_branch, 2), (self.g_x_hwloop, 3)]
@@ -65,6 +66,7 @@ class Generator(gp.ProgramGenerator):
                     (self.g_x0_write_in_loop, 2), (self.g_fp_x0_write_in_loop, 2),
                     (self.g_x_alu, 4), (self.g_x_mac, 4), (self.g_x_simd, 4), (self.g_x_mem, 4)]
             body += [(self.g_trap, 2)] if traps else []
+            body += [(self.g_counter, 2)] if counters else []
             self.body_funcs = [k for k, _ in body]
             self.body_weights = [w for _, w in body]
         self.kind_funcs = [k for k, _ in kinds]
@@ -189,6 +191,30 @@ class Generator(gp.ProgramGenerator):
         # The words: all ones, and fadd.s f0, f0, f0 with the reserved rounding mode 5.
         trap = rng.choice(["ecall", "ebreak", "csrw mvendorid, zero", ".word 0xffffffff", ".word 0x00005053"])
         self.add([".option push", ".option norvc", trap, ".option pop"])
+
+    def g_counter(self):
+        # mhpmcounter3 counting one event or two (the counter adds 1 in a cycle with either; not an
+        # instruction's event with an APU one, which pulpsim may count twice in a cycle), the counters read
+        # mid-program, minstret and mhpmcounter3 written or inhibited. mcycle keeps counting: the two reads
+        # around the body time it.
+        rng = self.rng
+        k = rng.randrange(10)
+        if k < 3:
+            r = gp.xr(self.rd())
+            events = rng.sample(range(16), 2 if rng.random() < 0.25 else 1)
+            if {1, 5, 6, 7, 8, 10} & set(events) and {12, 13, 14, 15} & set(events):
+                events = events[:1]
+            self.add([f"li {r}, {sum(1 << e for e in events)}", f"csrw mhpmevent3, {r}"])
+        elif k == 3:
+            self.add([f"csrwi mcountinhibit, {rng.choice([0, 4, 8, 12])}"])
+        elif k == 4:
+            r = gp.xr(self.rd())
+            self.add([f"li {r}, {rng.choice([0, 1, 0x7fffffff, 0xffffffff, rng.getrandbits(32)])}",
+                      f"csrw {rng.choice(['minstret', 'mhpmcounter3', 'minstreth', 'mhpmcounter3h'])}, {r}"])
+        else:
+            counter = rng.choice(["mcycle", "minstret", "mhpmcounter3", "mhpmcounter3", "mhpmcounter3",
+                                  "mcycleh", "minstreth", "mhpmcounter3h", "cycle", "instret", "hpmcounter3"])
+            self.add([f"csrr {gp.xr(self.rd())}, {counter}"])
 
     def g_x_alu(self):
         rng = self.rng
@@ -440,7 +466,8 @@ def difference(words):
 
 def random_programs(runner, args):
     def one(seed):
-        text = bare_program(Generator(seed, args.length, args.xpulp, args.traps).generate(), args.xpulp)
+        generator = Generator(seed, args.length, args.xpulp, args.traps, args.counters)
+        text = bare_program(generator.generate(), args.xpulp)
         return seed, difference(runner.run(f"seed{seed}", text))
 
     failing = 0
@@ -457,12 +484,12 @@ def random_programs(runner, args):
 
 def shrink(runner, args):
     """Drops blocks of the program while the cycle counts still differ (its results may change)."""
-    generator = Generator(args.seed, args.length, args.xpulp, args.traps)
+    generator = Generator(args.seed, args.length, args.xpulp, args.traps, args.counters)
     generator.generate_body()
     after_body = generator.rng.getstate()  # the register and data values come after the body
 
     def text_of(blocks):
-        program = Generator(args.seed, args.length, args.xpulp, args.traps)
+        program = Generator(args.seed, args.length, args.xpulp, args.traps, args.counters)
         program.blocks = [copy.copy(b) for b in blocks]
         program.generate_body = program.resolve_targets
         program.rng.setstate(after_body)
@@ -758,6 +785,8 @@ def main():
     parser.add_argument("--xpulp", action="store_true", help="random programs use Xpulp instructions too")
     parser.add_argument("--traps", action="store_true",
                         help="random programs trap too (ecall, ebreak, an illegal CSR write), in loops as well")
+    parser.add_argument("--counters", action="store_true",
+                        help="random programs set mhpmevent3 and read, write and inhibit the performance counters")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--count", type=int, default=100)
     parser.add_argument("--length", type=int, default=300, help="instructions in a random body, at least")

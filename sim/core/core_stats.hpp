@@ -27,10 +27,21 @@ enum class StallKind : uint8_t {
 const char* stall_name(StallKind kind);
 
 struct CoreStats {
-    uint64_t load_use_hazards = 0;      // LD_STALL events
-    uint64_t jump_register_hazards = 0; // JMP_STALL events
+    uint64_t load_use_hazards = 0;       // load-use hazards: LD_STALL events but for
+    uint64_t uncounted_load_hazards = 0; // those the core leaves out (Hart::write_hazard_behind_split_load)
+    uint64_t jump_register_hazards = 0;  // JMP_STALL events
     uint64_t branches_taken = 0;
     uint64_t fp_writebacks = 0;
+    // Cycles of CV32E40P's APU performance events, each a share of the stalls below: an FP operation held
+    // in EX behind one of another latency class (APU_TYPE), an instruction held in ID for an FP result
+    // (APU_DEP), an FP result that took the register file's write port from another (APU_WB), and the
+    // div/sqrt unit refusing an operation while it normalises a denormal divisor (with the shared FPUs'
+    // contention, APU_CONT).
+    uint64_t apu_type_cycles = 0;
+    uint64_t apu_dependency_cycles = 0;
+    uint64_t apu_writeback_cycles = 0;
+    uint64_t apu_refused_cycles = 0;
+    uint64_t fence_i = 0; // of class Jump for its refetch, but not a jump to the JUMP event
     // Retired instructions by class and size: index 2 * class + (1 if compressed).
     std::array<uint64_t, 2 * static_cast<size_t>(InsnClass::Count)> by_class_and_size{};
     std::array<uint64_t, static_cast<size_t>(StallKind::Count)> stall_cycles{};

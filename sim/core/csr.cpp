@@ -5,35 +5,85 @@
 
 namespace pulpsim {
 
-// mhpmevent bit -> event (CV32E40P user manual, "Event Selector").
-uint64_t Hart::event_count(unsigned event) const {
-    switch (event) {
-    case 0: return issue_;                                   // CYCLES
-    case 1: return stats_.instret();                         // INSTR
-    case 2: return stats_.load_use_hazards;                  // LD_STALL
-    case 3: return stats_.jump_register_hazards;             // JMP_STALL
-    case 4: return 0;                                        // IMISS (no I-cache here)
-    case 5: return stats_.loads();                           // LD
-    case 6: return stats_.stores();                          // ST
-    case 7: return stats_.count(InsnClass::Jump);            // JUMP
-    case 8: return stats_.count(InsnClass::Branch);          // BRANCH
-    case 9: return stats_.branches_taken;                    // BRANCH_TAKEN
-    case 10: return stats_.compressed();                     // COMP_INSTR
-    case 11: return stats_.total_stalls();                   // PIPE_STALL
-    case 12: return 0;                                       // APU_TYPE
-    case 13: return 0;                                       // APU_CONT
-    case 14: return stats_.stalls(StallKind::FpuDependency); // APU_DEP
-    case 15: return stats_.fp_writebacks;                    // APU_WB
-    default: return 0;
-    }
+// The events mhpmevent selects, by bit (CV32E40P user manual, "Event Selector"; cv32e40p_cs_registers.sv:
+// hpm_events).
+enum HpmEvent : unsigned {
+    kCycles,
+    kInstr,
+    kLdStall,
+    kJmpStall,
+    kImiss,
+    kLd,
+    kSt,
+    kJump,
+    kBranch,
+    kBranchTaken,
+    kCompInstr,
+    kPipeStall,
+    kApuType,
+    kApuCont,
+    kApuDep,
+    kApuWb,
+};
+constexpr uint32_t bit(HpmEvent e) {
+    return 1u << e;
 }
 
+// A counter adds one in every cycle in which any event it selects fires, so the events are counted by the
+// cycles they fire in. INSTR, LD, ST, JUMP, BRANCH and COMP_INSTR fire together, in the cycle after their
+// instruction leaves ID: a cycle counts once for an instruction that has several. The others fire in
+// cycles without an instruction leaving ID (a stall's first cycle, a taken branch's bubble, a cv.elw's
+// sleep, an FP operation held in EX), apart from one another.
+uint64_t Hart::selected_events(uint32_t sel) const {
+    if (sel & bit(kCycles)) return issue_;
+    uint64_t n = 0;
+    if (sel & bit(kInstr)) {
+        n += stats_.instret();
+    } else if (sel & (bit(kLd) | bit(kSt) | bit(kJump) | bit(kBranch) | bit(kCompInstr))) {
+        for (size_t c = 0; c < static_cast<size_t>(InsnClass::Count); ++c) {
+            const auto cls = static_cast<InsnClass>(c);
+            const bool counted =
+                ((sel & bit(kLd)) && (cls == InsnClass::Load || cls == InsnClass::FpLoad)) ||
+                ((sel & bit(kSt)) && (cls == InsnClass::Store || cls == InsnClass::FpStore)) ||
+                ((sel & bit(kJump)) && cls == InsnClass::Jump) ||
+                ((sel & bit(kBranch)) && cls == InsnClass::Branch);
+            if (counted)
+                n += stats_.count(cls);
+            else if (sel & bit(kCompInstr))
+                n += stats_.by_class_and_size[2 * c + 1];
+        }
+        if (sel & bit(kJump)) n -= stats_.fence_i; // nor a load, store, branch or compressed instruction
+    }
+    if (sel & bit(kLdStall)) n += stats_.load_use_hazards - stats_.uncounted_load_hazards;
+    if (sel & bit(kJmpStall)) n += stats_.jump_register_hazards;
+    if (sel & bit(kBranchTaken)) n += stats_.branches_taken;
+    // The instruction cache's refill waits (none in bare mode), those at a jump's target too, which the core
+    // leaves out.
+    if (sel & bit(kImiss)) n += stats_.stalls(StallKind::ICacheMiss);
+    // Cycles with a cv.elw in EX and nothing decoding (cv32e40p_controller.sv: perf_pipeline_stall_o); no
+    // cv.elw outside a cluster.
+    if (sel & bit(kPipeStall)) n += stats_.stalls(StallKind::Sleep) + stats_.stalls(StallKind::DmaWait);
+    if (sel & bit(kApuType)) n += stats_.apu_type_cycles;
+    if (sel & bit(kApuCont)) n += stats_.stalls(StallKind::FpuContention) + stats_.apu_refused_cycles;
+    if (sel & bit(kApuDep)) n += stats_.apu_dependency_cycles;
+    if (sel & bit(kApuWb)) n += stats_.apu_writeback_cycles;
+    return n;
+}
+
+// The counter's events before the current instruction's EX cycle: what a csrr of it reads (the hart's
+// instret() leaves the current instruction out until it retires).
 uint64_t Hart::counter_source(unsigned idx) const {
     if (idx == 0) return issue_;
     if (idx == 2) return stats_.instret();
-    const uint32_t sel = mhpmevent_[idx];
-    if (sel == 0) return 0;
-    return event_count(static_cast<unsigned>(__builtin_ctz(sel)));
+    return selected_events(mhpmevent_[idx]);
+}
+
+// The events of the current instruction's own EX cycle: that cycle and, counted there, its retirement. A
+// write to a counter, mcountinhibit or mhpmevent takes effect at the end of that cycle, so the new setting
+// counts from the next one and the old one keeps this one.
+uint64_t Hart::own_events(unsigned idx) const {
+    if (idx == 0 || idx == 2) return 1;
+    return (mhpmevent_[idx] & (bit(kCycles) | bit(kInstr))) ? 1 : 0;
 }
 
 uint64_t Hart::counter_value(unsigned idx) const {
@@ -42,12 +92,10 @@ uint64_t Hart::counter_value(unsigned idx) const {
 }
 
 void Hart::counter_write(unsigned idx, uint64_t value) {
-    // The writing instruction's own retirement must not show on top of the written value.
-    const bool counts_instructions = idx == 2 || (idx > 2 && mhpmevent_[idx] == 2u);
     if (mcountinhibit_ & (1u << idx))
         counter_frozen_[idx] = value;
     else
-        counter_offset_[idx] = counter_source(idx) + (counts_instructions ? 1 : 0) - value;
+        counter_offset_[idx] = counter_source(idx) + own_events(idx) - value;
 }
 
 // The CSRs CV32E40P's decoder marks as status CSRs (csr_status_o): the controller flushes the pipeline
@@ -167,12 +215,13 @@ bool Hart::csr_write(uint16_t a, uint32_t v) {
     case kMtval: return true;
     case kMip: return true;
     case kMcountinhibit: {
-        const uint32_t next = v & ~2u;
+        const uint32_t next = v & kImplementedCounters;
         for (unsigned i = 0; i < 32; ++i) {
-            const uint32_t bit = 1u << i;
-            if ((next & bit) && !(mcountinhibit_ & bit)) counter_frozen_[i] = counter_value(i);
-            if (!(next & bit) && (mcountinhibit_ & bit))
-                counter_offset_[i] = counter_source(i) - counter_frozen_[i];
+            const uint32_t mask = 1u << i;
+            if ((next & mask) && !(mcountinhibit_ & mask))
+                counter_frozen_[i] = counter_source(i) + own_events(i) - counter_offset_[i];
+            if (!(next & mask) && (mcountinhibit_ & mask))
+                counter_offset_[i] = counter_source(i) + own_events(i) - counter_frozen_[i];
         }
         mcountinhibit_ = next;
         return true;
@@ -181,18 +230,22 @@ bool Hart::csr_write(uint16_t a, uint32_t v) {
     }
     if (a >= kMhpmevent3 && a <= kMhpmevent31) {
         const unsigned i = a - 0x320;
-        const uint64_t keep = counter_value(i);
+        if (!(kImplementedCounters & (1u << i))) return true; // reads 0, writes ignored
+        const bool counting = !(mcountinhibit_ & (1u << i));
+        const uint64_t keep = counter_source(i) + own_events(i) - counter_offset_[i];
         mhpmevent_[i] = v & 0xffffu;
-        if (!(mcountinhibit_ & (1u << i))) counter_offset_[i] = counter_source(i) - keep; // keeps its value
+        if (counting) counter_offset_[i] = counter_source(i) + own_events(i) - keep;
         return true;
     }
     if (a >= kMcycle && a <= kMhpmcounter31 && a != kMcycle + 1) {
         const unsigned i = a - kMcycle;
+        if (!(kImplementedCounters & (1u << i))) return true;
         counter_write(i, (counter_value(i) & ~0xffffffffull) | v);
         return true;
     }
     if (a >= kMcycleh && a <= kMhpmcounter31h && a != kMcycleh + 1) {
         const unsigned i = a - kMcycleh;
+        if (!(kImplementedCounters & (1u << i))) return true;
         counter_write(i, (counter_value(i) & 0xffffffffull) | (uint64_t{v} << 32));
         return true;
     }

@@ -131,6 +131,9 @@ struct alignas(64) DecodedInsn {
     // CV32E40P's APU dispatcher compares integer register 0 among this instruction's read addresses
     // (apu_read_addresses): it waits for an FP result in flight to x0 (Hart::operand_need).
     bool apu_reads_x0 = false;
+    // src holds the integer register the instruction writes, which it does not read, because the load stall
+    // compares it (waits_for_load_result).
+    bool waits_as_writer = false;
     // Filled in by decode(), for the scoreboard's quick test (Hart::pending_): bit s for every register slot
     // s in src (and for register r when fp_result_slot(r) is), and bit dst when the result may still be
     // unusable when the next instruction issues.

@@ -253,7 +253,10 @@ DecodedInsn decode(uint32_t raw, const CoreTiming& timing) {
         if (waits_for_load_result(d)) {
             uint8_t* spare = std::ranges::find(d.src, kZeroSlot);
             assert(spare != std::end(d.src));
-            if (spare != std::end(d.src)) *spare = kX0Slot;
+            if (spare != std::end(d.src)) {
+                *spare = kX0Slot;
+                d.waits_as_writer = true;
+            }
         }
         // An FP operation's result to x0 is tracked as well, as the APU dispatcher tracks its address:
         // instructions that compare x0 wait for it (apu_reads_x0), those that write x0 through the ALU port
@@ -291,6 +294,7 @@ DecodedInsn decode(uint32_t raw, const CoreTiming& timing) {
         assert(spare != std::end(d.src));
         if (spare != std::end(d.src)) {
             *spare = waits_for_load_result(d) ? d.dst : fp_result_slot(d.dst);
+            d.waits_as_writer = waits_for_load_result(d);
             d.src_mask |= uint64_t{1} << d.dst;
             d.settle_mask |= uint64_t{1} << d.dst;
         }

@@ -46,6 +46,18 @@ inline void apu_in_flight(Hart& h, unsigned cls, uint64_t ready, uint8_t slot) {
         h.apu_port_slot_ = slot;
     }
 }
+// The dispatcher holds the operation in EX until `cycle` (stall_type). The APU_TYPE event counts those
+// cycles but the ones in which the instruction behind, in ID from the second, waits for a result in flight:
+// APU_DEP counts these (cv32e40p_cs_registers.sv: hpm_events[12], [14]).
+[[gnu::noinline, gnu::cold]] inline void held_for_type(Hart& h, uint64_t cycle) {
+    const uint64_t held = cycle - h.issue_, behind_before = h.stats_.apu_dependency_cycles;
+    h.delay_issue(cycle, StallKind::FpuDependency);
+    h.stats_.apu_type_cycles += held - (h.stats_.apu_dependency_cycles - behind_before);
+}
+inline void hold_for_type(Hart& h, uint64_t cycle) {
+    if (cycle > h.issue_) [[unlikely]]
+        held_for_type(h, cycle);
+}
 inline uint64_t csr_wait(const Hart& h) {
     return h.apu_busy_until_ ? h.apu_busy_until_ + 1 : 0;
 }
@@ -56,7 +68,7 @@ inline void issue(Hart& h, const DecodedInsn& d, FpuOperation op) {
     const auto kind = static_cast<unsigned>(op); // AddMul or Other
     const unsigned cls = h.apu_class_[kind];
     // Class 1, the single-cycle FPU's every operation, waits for everything in flight and leaves nothing.
-    h.delay_issue(apu_wait(h, cls), StallKind::FpuDependency);
+    hold_for_type(h, apu_wait(h, cls));
     if (h.fpu_arbiter_) [[unlikely]]
         h.delay_issue(h.fpu_lane_.unit ? h.fpu_lane_.grant(h.issue_)
                                        : h.fpu_arbiter_->issue(h.hartid(), h.issue_, op, 0),
@@ -149,7 +161,7 @@ inline unsigned divsqrt_cycles(const CoreTiming& t, DivSqrtFormat f, bool is_sqr
 // flight; the result takes `latency` cycles (divsqrt_cycles) from the cycle the unit starts, and the unit
 // stays busy until it is done. `normalising` (divisor_normalised): the core holds it one more cycle in EX.
 inline void divsqrt_begin(Hart& h) {
-    h.delay_issue(apu_wait(h, 3), StallKind::FpuDependency);
+    hold_for_type(h, apu_wait(h, 3));
     ++h.stats_.fp_writebacks;
 }
 inline void divsqrt_end(Hart& h, uint8_t result_slot, unsigned latency, bool normalising) {
@@ -158,7 +170,8 @@ inline void divsqrt_end(Hart& h, uint8_t result_slot, unsigned latency, bool nor
                       StallKind::FpuContention);
     if (normalising) {
         h.add_stall(StallKind::MultiCycle, 1);
-        h.held_in_ex();
+        ++h.stats_.apu_refused_cycles;
+        h.held_in_ex(true);
     }
     h.ready_[result_slot] = ready_entry(h.issue_ + latency, ReadyCause::Fpu);
     h.pending_ |= uint64_t{1} << result_slot;

@@ -57,6 +57,7 @@ void Hart::reset(uint32_t pc, uint32_t sp) {
     apu_busy_until_ = apu_long_until_ = 0;
     turn_detour_ = !observers_.empty();
     apu_port_write_ = last_access_ex_first_ = last_access_ex_end_ = last_post_inc_ex_end_ = 0;
+    split_load_until_ = 0;
     apu_port_slot_ = kSinkSlot;
     held_in_ex_until_ = held_in_ex_pc_ = 0;
     held_before_until_ = held_in_ex_from_ = 0;
@@ -81,7 +82,7 @@ void Hart::reset(uint32_t pc, uint32_t sp) {
     gate_fp_instructions(); // FP instructions cached before the reset pass the FS gate again
     mie_ = mtvec_ = mscratch_ = mepc_ = mcause_ = 0;
     trap_record_ = {};
-    mcountinhibit_ = 0xFFFFFFFDu; // CV32E40P resets with every implemented counter inhibited
+    mcountinhibit_ = csr::kImplementedCounters; // CV32E40P resets with every counter it has inhibited
     mhpmevent_.fill(0);
     counter_offset_.fill(0);
     counter_frozen_.fill(0);
@@ -290,23 +291,27 @@ void Hart::wake(uint64_t cycle) {
 
 void Hart::check_operands(const DecodedInsn& d) {
     const uint64_t need = operand_need(d);
-    if (ready_cycle(need) > cycle_) stall_on_operands(need);
+    if (ready_cycle(need) > cycle_) stall_on_operands(d, need);
     pending_ &= ~d.settle_mask;
     // Slot 0 is not among the sources of an instruction that only compares x0: its bit is cleared here.
     if (d.apu_reads_x0 && ready_cycle(std::max(ready_[kX0Slot], ready_[fp_result_slot(kX0Slot)])) <= cycle_)
         pending_ &= ~(uint64_t{1} << kX0Slot);
 }
 
-void Hart::stall_on_operands(uint64_t need) {
+void Hart::stall_on_operands(const DecodedInsn& d, uint64_t need) {
     const uint64_t wait = ready_cycle(need) - cycle_;
     id_wait_start_ = cycle_;
     id_wait_end_ = ready_cycle(need);
     switch (static_cast<ReadyCause>(need & 3)) {
     case ReadyCause::Load:
         ++stats_.load_use_hazards;
+        if (write_hazard_behind_split_load(d, need)) ++stats_.uncounted_load_hazards;
         id_wait_kind_ = StallKind::LoadUse;
         break;
-    case ReadyCause::Fpu: id_wait_kind_ = StallKind::FpuDependency; break;
+    case ReadyCause::Fpu:
+        id_wait_kind_ = StallKind::FpuDependency;
+        stats_.apu_dependency_cycles += wait;
+        break;
     default: id_wait_kind_ = StallKind::MultiCycle; break;
     }
     add_stall(id_wait_kind_, wait);
@@ -390,6 +395,7 @@ const DecodedInsn& Hart::resolve() {
 }
 
 void Hart::fence_i() {
+    ++stats_.fence_i;
     const uint32_t off = pc_ - code_lo_;
     DecodedInsn* const self = off < code_span_ ? &(*decode_)[off >> 1] : nullptr;
     const DecodedInsn kept = self ? *self : DecodedInsn{};
@@ -551,8 +557,12 @@ void Hart::apu_port_contention(const DecodedInsn& d) {
         return;
     }
     apu_port_write_ = 0;
+    const bool jalr = c == InsnClass::Jump && d.fast != FastOp::Jal;
+    // The result takes the port from the instruction in EX (wb_contention, the APU_WB event), which loses a
+    // cycle only if it would have left EX in it.
+    if (!(jalr && write == last)) ++stats_.apu_writeback_cycles;
     if (write != last) return; // not ready before: no cycle lost
-    if (c == InsnClass::Jump && d.fast != FastOp::Jal) {
+    if (jalr) {
         // While its target is fetched, a jalr in EX still shows as a jalr in ID, which holds the write back
         // (cv32e40p_ex_stage.sv: apu_valid): the write goes into that refetch cycle and the jalr goes on.
         defer_apu_result(due, write + 1);
@@ -564,6 +574,39 @@ void Hart::apu_port_contention(const DecodedInsn& d) {
     if (c != InsnClass::Jump ||
         jump_target_prefetched(issue_, d.dst, d.fast == FastOp::Jal && d.apu_reads_x0))
         held_in_ex();
+}
+
+// The controller compares the register an instruction writes with a load's only while the load is not split
+// (cv32e40p_controller.sv: load_stall_o, !data_misaligned_i): behind a split load, an instruction that only
+// writes its register waits in ID for the split first, so its load stall does not begin in a cycle after ID
+// was valid, and the LD_STALL event (id_valid_q) misses it.
+bool Hart::write_hazard_behind_split_load(const DecodedInsn& d, uint64_t need) const {
+    const DecodedInsn* load = held_just_ahead(cycle_);
+    if (!load || split_load_until_ != cycle_ || ready_[load->dst] != need) return false;
+    const uint8_t slot = load->dst;
+    return d.waits_as_writer && (d.dst == slot || slot == kX0Slot);
+}
+
+uint64_t Hart::dependency_behind(uint64_t from, uint64_t until) const {
+    if (apu_busy_until_ <= from || until <= from) return 0; // no FP result in flight past `from`
+    const DecodedInsn* next = slot_at(next_pc_);
+    DecodedInsn decoded;
+    if (!next->exec) {
+        uint32_t raw = 0;
+        if (!bus_.find_ram(next_pc_, 2)) return 0;
+        bus_.read_bytes(next_pc_, &raw, 2);
+        if ((raw & 3) == 3) {
+            if (!bus_.find_ram(next_pc_ + 2, 2)) return 0;
+            bus_.read_bytes(next_pc_, &raw, 4);
+        }
+        decoded = decode(raw, timing_);
+        next = &decoded;
+    }
+    uint64_t end = from;
+    for (const uint8_t slot : next->src)
+        if (static_cast<ReadyCause>(ready_[slot] & 3) == ReadyCause::Fpu)
+            end = std::max(end, std::min(until, ready_cycle(ready_[slot])));
+    return end - from;
 }
 
 bool Hart::jalr_behind_holds_write(uint32_t next_pc) const {

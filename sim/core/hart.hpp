@@ -112,6 +112,9 @@ inline constexpr uint16_t kTselect = 0x7A0, kTdata1 = 0x7A1, kTdata2 = 0x7A2, kT
                           kMcontext = 0x7A8, kScontext = 0x7AA;
 inline constexpr uint16_t kMscratch = 0x340, kMepc = 0x341, kMcause = 0x342, kMtval = 0x343, kMip = 0x344;
 inline constexpr uint16_t kMcycle = 0xB00, kMinstret = 0xB02, kMhpmcounter3 = 0xB03, kMhpmcounter31 = 0xB1F;
+// mcycle, minstret and mhpmcounter3, by mcountinhibit bit: CV32E40P with NUM_MHPMCOUNTERS = 1, as the PULP
+// cluster has it. mhpmcounter4-31 and mhpmevent4-31 read 0 and ignore writes.
+inline constexpr uint32_t kImplementedCounters = 0b1101;
 inline constexpr uint16_t kMcycleh = 0xB80, kMinstreth = 0xB82, kMhpmcounter3h = 0xB83,
                           kMhpmcounter31h = 0xB9F;
 inline constexpr uint16_t kCycle = 0xC00, kInstret = 0xC02, kHpmcounter3 = 0xC03, kHpmcounter31 = 0xC1F;
@@ -400,11 +403,17 @@ class Hart {
         stats_.stall_cycles[static_cast<size_t>(kind)] += cycles;
     }
     // The current instruction stays in EX past its first cycle (so far): the next one waits in ID meanwhile.
-    void held_in_ex() {
+    // `refused`: by a unit that does not take it (APU_CONT), when a wait there for an FP result is no
+    // APU_DEP.
+    void held_in_ex(bool refused = false) {
+        const uint64_t from = hold_grows_from();
         note_first_hold();
         held_in_ex_until_ = cycle_;
         held_in_ex_pc_ = pc_;
+        if (!refused) stats_.apu_dependency_cycles += dependency_behind(from, cycle_);
     }
+    // The first cycle a new hold of the current instruction adds to the wait of the one behind it in ID.
+    uint64_t hold_grows_from() const { return held_in_ex_until_ > issue_ ? held_in_ex_until_ : issue_ + 1; }
     // Before the current instruction's first hold overwrites it: the hold of the one before, and the cycle
     // this one entered EX in (hwloop_wrap and illegal_in_hwloop_trap_end ask).
     void note_first_hold() {
@@ -465,6 +474,7 @@ class Hart {
         if (split) [[unlikely]] {
             add_stall(StallKind::MultiCycle, 1);
             held_in_ex();
+            split_load_until_ = cycle_;
         }
         return split;
     }
@@ -536,11 +546,14 @@ class Hart {
     // The same while it waits in EX (the FPU or div/sqrt unit, a TCDM bank or the bus is busy).
     void delay_issue(uint64_t cycle, StallKind kind) {
         if (cycle > issue_) {
+            const uint64_t from = hold_grows_from();
             note_first_hold(); // while issue_ is still the cycle it entered EX in
             add_stall(kind, cycle - issue_);
             issue_ = cycle;
             held_in_ex_until_ = cycle_;
             held_in_ex_pc_ = pc_;
+            if (kind != StallKind::FpuContention)
+                stats_.apu_dependency_cycles += dependency_behind(from, cycle_);
         }
     }
     // The FP operations in flight, as CV32E40P's APU dispatcher sees them (fp_unit.hpp: apu_wait): the cycle
@@ -573,6 +586,7 @@ class Hart {
     uint8_t apu_port_slot_ = kSinkSlot; // the scoreboard slot of the result it writes
     uint64_t last_access_ex_first_ = 0; // the first and last EX cycles of the latest load or store
     uint64_t last_access_ex_end_ = 0;
+    uint64_t split_load_until_ = 0;     // the cycle the instruction behind the latest split load may issue
     uint64_t last_post_inc_ex_end_ = 0; // the same for the latest one that also writes its base register
     static bool writes_alu_port(InsnClass c) {
         return c == InsnClass::Alu || c == InsnClass::Jump || c == InsnClass::Mul ||
@@ -583,6 +597,10 @@ class Hart {
     // behind an instruction that writes through the ALU port, it keeps that result's write out of EX
     // (cv32e40p_ex_stage.sv: apu_valid, ctrl_transfer_insn_in_dec_i == BRANCH_JALR).
     bool jalr_behind_holds_write(uint32_t next_pc) const;
+    // The cycles from `from` to `until` in which the instruction behind the current one waits in ID for an FP
+    // result in flight (APU_DEP): the dispatcher compares its registers while the current one is held in EX
+    // (cv32e40p_controller.sv: apu_stall_o counts whatever else holds ID).
+    uint64_t dependency_behind(uint64_t from, uint64_t until) const;
     // The pending class-3 write, due in `from`, happens in `to` instead.
     void defer_apu_result(uint64_t from, uint64_t to);
     // By FpuOperation AddMul, Other: the latency and its class, from the timing (no work per operation).
@@ -678,7 +696,7 @@ class Hart {
     void check_operands_inline(const DecodedInsn& d) {
         const uint64_t need = std::max({ready_[d.src[0]], ready_[d.src[1]], ready_[d.src[2]]});
         if (ready_cycle(need) > cycle_) [[unlikely]]
-            stall_on_operands(need);
+            stall_on_operands(d, need);
         // Every source is ready from here on (cycle_ never goes back past an issue).
         pending_ &= ~d.settle_mask;
     }
@@ -749,7 +767,8 @@ class Hart {
     const DecodedInsn& fetch_slow();
     void decode_at(DecodedInsn& slot, uint32_t pc);
     uint32_t fetch_parcel(uint32_t addr);
-    void stall_on_operands(uint64_t need);
+    void stall_on_operands(const DecodedInsn& d, uint64_t need);
+    bool write_hazard_behind_split_load(const DecodedInsn& d, uint64_t need) const;
     void take_trap(const TrapSignal& t);
     unsigned trap_entry_cycles(const TrapSignal& t) const;
     void hwloop_wrap();
@@ -760,10 +779,11 @@ class Hart {
     void mret_in_loops();
     void hwloop_validate(unsigned l);
     void update_hwloop_watch();
-    uint64_t event_count(unsigned event) const;
+    uint64_t selected_events(uint32_t sel) const;
     uint64_t counter_value(unsigned idx) const;
     void counter_write(unsigned idx, uint64_t value);
     uint64_t counter_source(unsigned idx) const;
+    uint64_t own_events(unsigned idx) const;
 
     AddressMap& bus_;
     HostInterface& host_;

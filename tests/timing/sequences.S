@@ -1,7 +1,7 @@
 /* Hazard micro-sequences for the cycle-exact timing tests (timing_test.cpp holds the expected costs).
  *
  * Each case reads mcycle, runs its sequence, reads mcycle again and stores the difference in results[i].
- * A csrr of mcycle costs 4 cycles and returns the cycle it issued in, so an empty sequence measures 4
+ * A csrr of mcycle costs 4 cycles and returns the cycles counted before it issued, so an empty sequence measures 4
  * (results[0]) and a sequence's own cost is results[i] - results[0].
  */
 #include "hwloop.h"
