@@ -768,6 +768,8 @@ class Hart {
     void decode_at(DecodedInsn& slot, uint32_t pc);
     uint32_t fetch_parcel(uint32_t addr);
     void stall_on_operands(const DecodedInsn& d, uint64_t need);
+    // Its body, which check_operands keeps inline (defined and used in hart.cpp only).
+    [[gnu::always_inline]] inline void wait_for_operands(const DecodedInsn& d, uint64_t need);
     bool write_hazard_behind_split_load(const DecodedInsn& d, uint64_t need) const;
     void take_trap(const TrapSignal& t);
     unsigned trap_entry_cycles(const TrapSignal& t) const;
