@@ -31,9 +31,11 @@ constexpr uint32_t bit(HpmEvent e) {
 
 // A counter adds one in every cycle in which any event it selects fires, so the events are counted by the
 // cycles they fire in. INSTR, LD, ST, JUMP, BRANCH and COMP_INSTR fire together, in the cycle after their
-// instruction leaves ID: a cycle counts once for an instruction that has several. The others fire in
-// cycles without an instruction leaving ID (a stall's first cycle, a taken branch's bubble, a cv.elw's
-// sleep, an FP operation held in EX), apart from one another.
+// instruction leaves ID: a cycle counts once for an instruction that has several. LD_STALL, JMP_STALL,
+// BRANCH_TAKEN and PIPE_STALL fire in cycles in which no instruction's do (a stall's second cycle, a taken
+// branch's bubble, a cv.elw's sleep). The APU events, which the core does not register, fire apart from one
+// another, but a run of them begins in the cycle of the events of the instruction ahead: a counter that
+// selects both kinds counts that cycle twice here.
 uint64_t Hart::selected_events(uint32_t sel) const {
     if (sel & bit(kCycles)) return issue_;
     uint64_t n = 0;
