@@ -599,12 +599,7 @@ uint64_t Hart::dependency_behind(uint64_t from, uint64_t until) const {
     DecodedInsn decoded;
     if (!next->exec) {
         uint32_t raw = 0;
-        if (!bus_.find_ram(next_pc_, 2)) return 0;
-        bus_.read_bytes(next_pc_, &raw, 2);
-        if ((raw & 3) == 3) {
-            if (!bus_.find_ram(next_pc_ + 2, 2)) return 0;
-            bus_.read_bytes(next_pc_, &raw, 4);
-        }
+        if (!peek_instruction(next_pc_, raw)) return 0;
         decoded = decode(raw, timing_);
         next = &decoded;
     }
@@ -615,14 +610,18 @@ uint64_t Hart::dependency_behind(uint64_t from, uint64_t until) const {
     return end - from;
 }
 
+bool Hart::peek_instruction(uint32_t pc, uint32_t& raw) const {
+    if (!bus_.find_ram(pc, 2)) return false;
+    bus_.read_bytes(pc, &raw, 2);
+    if ((raw & 3) != 3) return true;
+    if (!bus_.find_ram(pc + 2, 2)) return false;
+    bus_.read_bytes(pc, &raw, 4);
+    return true;
+}
+
 bool Hart::jalr_behind_holds_write(uint32_t next_pc) const {
     uint32_t raw = 0;
-    if (!bus_.find_ram(next_pc, 2)) return false;
-    bus_.read_bytes(next_pc, &raw, 2);
-    if ((raw & 3) == 3) {
-        if (!bus_.find_ram(next_pc + 2, 2)) return false;
-        bus_.read_bytes(next_pc, &raw, 4);
-    }
+    if (!peek_instruction(next_pc, raw)) return false;
     const bool jalr = (raw & 3) == 3 ? (raw & 0x7f) == 0x67
                                      // c.jr, c.jalr: funct4 100x, rs1 not zero, rs2 zero
                                      : (raw & 0xe07f) == 0x8002 && ((raw >> 7) & 0x1f) != 0;

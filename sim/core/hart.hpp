@@ -597,6 +597,8 @@ class Hart {
     // behind an instruction that writes through the ALU port, it keeps that result's write out of EX
     // (cv32e40p_ex_stage.sv: apu_valid, ctrl_transfer_insn_in_dec_i == BRANCH_JALR).
     bool jalr_behind_holds_write(uint32_t next_pc) const;
+    // The instruction word at `pc` in RAM (16 bits for a compressed one), read without a bus access.
+    bool peek_instruction(uint32_t pc, uint32_t& raw) const;
     // The cycles from `from` to `until` in which the instruction behind the current one waits in ID for an FP
     // result in flight (APU_DEP): the dispatcher compares its registers while the current one is held in EX
     // (cv32e40p_controller.sv: apu_stall_o counts whatever else holds ID).
