@@ -41,6 +41,9 @@ struct CoreStats {
     uint64_t apu_dependency_cycles = 0;
     uint64_t apu_writeback_cycles = 0;
     uint64_t apu_refused_cycles = 0;
+    // Of the DmaWait stalls, the cycles stalled on a full DMA command queue: a load waiting for its answer,
+    // not a cv.elw sleep, so no PIPE_STALL event.
+    uint64_t dma_queue_full_cycles = 0;
     uint64_t fence_i = 0; // of class Jump for its refetch, but not a jump to the JUMP event
     // Retired instructions by class and size: index 2 * class + (1 if compressed).
     std::array<uint64_t, 2 * static_cast<size_t>(InsnClass::Count)> by_class_and_size{};

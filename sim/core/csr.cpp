@@ -64,7 +64,9 @@ uint64_t Hart::selected_events(uint32_t sel) const {
     if (sel & bit(kImiss)) n += stats_.stalls(StallKind::ICacheMiss);
     // Cycles with a cv.elw in EX and nothing decoding (cv32e40p_controller.sv: perf_pipeline_stall_o); no
     // cv.elw outside a cluster.
-    if (sel & bit(kPipeStall)) n += stats_.stalls(StallKind::Sleep) + stats_.stalls(StallKind::DmaWait);
+    if (sel & bit(kPipeStall))
+        n += stats_.stalls(StallKind::Sleep) + stats_.stalls(StallKind::DmaWait) -
+             stats_.dma_queue_full_cycles;
     if (sel & bit(kApuType)) n += stats_.apu_type_cycles;
     if (sel & bit(kApuCont)) n += stats_.stalls(StallKind::FpuContention) + stats_.apu_refused_cycles;
     if (sel & bit(kApuDep)) n += stats_.apu_dependency_cycles;

@@ -286,7 +286,7 @@ void Hart::step() {
 void Hart::wake(uint64_t cycle) {
     if (!asleep_) return;
     asleep_ = false;
-    if (cycle > cycle_) add_stall(sleep_kind_, cycle - cycle_);
+    if (cycle > cycle_) add_sleep(cycle - cycle_);
 }
 
 void Hart::wait_for_operands(const DecodedInsn& d, uint64_t need) {

@@ -229,7 +229,7 @@ class Hart {
     void wake(uint64_t cycle);
     // The run ended while this core slept: count the sleep up to `cycle` (the core stays asleep).
     void sleep_until_end(uint64_t cycle) {
-        if (asleep_ && cycle > cycle_) add_stall(sleep_kind_, cycle - cycle_);
+        if (asleep_ && cycle > cycle_) add_sleep(cycle - cycle_);
     }
     // Instruction fetch goes through `port`, asked for every new line of 2^line_shift bytes (nullptr: free).
     void set_instruction_fetch(InstructionFetchPort* port, unsigned line_shift) {
@@ -396,6 +396,11 @@ class Hart {
             last_access_ex_first_ = issue_ + 1;
             last_access_ex_end_ = issue_ + 1 + ((addr & 3) + sizeof(T) > 4);
         }
+    }
+    // Adds the cycles of the current sleep.
+    void add_sleep(uint64_t cycles) {
+        if (!sleep_in_elw_) stats_.dma_queue_full_cycles += cycles;
+        add_stall(sleep_kind_, cycles);
     }
     // Adds `cycles` to the current instruction, counted as `kind`.
     void add_stall(StallKind kind, uint64_t cycles) {
@@ -620,6 +625,14 @@ class Hart {
     // The time asleep counts as `kind` (Sleep, or DmaWait for a DMA transfer).
     [[noreturn]] void sleep_until_woken(StallKind kind = StallKind::Sleep) {
         sleep_kind_ = kind;
+        sleep_in_elw_ = true;
+        throw TrapSignal{cause::kSleep, 0};
+    }
+    // The same for a load the DMA does not answer while the core's command queue is full: a DmaWait stall,
+    // but no cv.elw in EX, so no PIPE_STALL event.
+    [[noreturn]] void stall_until_woken_on_full_dma_queue() {
+        sleep_kind_ = StallKind::DmaWait;
+        sleep_in_elw_ = false;
         throw TrapSignal{cause::kSleep, 0};
     }
     void arbitrate(uint32_t addr, bool is_write) {
@@ -827,6 +840,7 @@ class Hart {
     unsigned arbiter_port_ = 0;
     bool asleep_ = false;
     StallKind sleep_kind_ = StallKind::Sleep;
+    bool sleep_in_elw_ = true; // false: stalled on a full DMA command queue
 
     uint32_t code_lo_ = 0;
     uint32_t code_span_ = 0;

@@ -70,6 +70,7 @@ void DmaUnit::sleep(unsigned core, Waiting what) {
     c.asleep_since = now(core);
     c.wake_at = UINT64_MAX;
     schedule_wakes();
+    if (what == Waiting::QueueSlot) harts_[core]->stall_until_woken_on_full_dma_queue();
     harts_[core]->sleep_until_woken(StallKind::DmaWait);
 }
 

@@ -17,7 +17,8 @@
 //   0x2C WAIT_ALL    read (cv.elw): sleeps until every transfer of this core has completed
 // A core waiting in WAIT / WAIT_ALL sleeps and wakes like one waiting in the event unit: at
 // max(completion, fall-asleep + sleep latency) + wake latency. A core stalled on a full queue is not
-// clock-gated: it issues again in the cycle its oldest transfer completes. Both count as DMA-wait stalls.
+// clock-gated: it issues again in the cycle its oldest transfer completes. Both count as DMA-wait stalls;
+// only the first is a cv.elw, for the PIPE_STALL event of the core's counters.
 //
 // A register access advances the DMA to the core's cycle first, so what the core sees is exact in time;
 // the DMA then wins the bank conflicts of those cycles against cores that the engine runs later in the

@@ -2,10 +2,13 @@
  * Performance counters on cluster cores (counters_test.py): every core counts, with mhpmcounter3, the cycles
  * its shared FPU refused its operations (APU_CONT) over a chain of FP multiply-adds, the only FP operations
  * of the program, and prints the count. The report's fpu_contention stall of each core must equal it.
+ * Before that, core 0 counts PIPE_STALL over DMA pushes into a full command queue, which stall the core on a
+ * load the DMA does not answer yet (no event), and over a wait for the transfers, a cv.elw sleep (counted).
  */
 #include <stdio.h>
 
 #include "cluster.h"
+#include "dma.h"
 #include "runtime.h"
 
 #define STEPS 64
@@ -30,7 +33,38 @@ static void multiply_add(void* unused) {
     refused[core_id()] = after - before;
 }
 
+#define TRANSFERS 4 /* two more than the default queue depth */
+#define TRANSFER_BYTES 2048
+
+static char l2_source[TRANSFERS * TRANSFER_BYTES];
+
+static unsigned read_pipe_stall(void) {
+    unsigned v;
+    __asm__ volatile("csrr %0, mhpmcounter3" : "=r"(v));
+    return v;
+}
+
+static unsigned read_cycles(void) {
+    unsigned v;
+    __asm__ volatile("csrr %0, mcycle" : "=r"(v));
+    return v;
+}
+
+static void dma_phase(void) {
+    char* l1 = l1_free_start();
+    __asm__ volatile("csrw mhpmevent3, %0" : : "r"(1u << 11));
+    const unsigned pipe0 = read_pipe_stall(), cycles0 = read_cycles();
+    for (unsigned i = 0; i < TRANSFERS; i++)
+        dma_copy_in(l1 + i * TRANSFER_BYTES, l2_source + i * TRANSFER_BYTES, TRANSFER_BYTES);
+    const unsigned pipe1 = read_pipe_stall(), cycles1 = read_cycles();
+    dma_wait_all();
+    const unsigned pipe2 = read_pipe_stall(), cycles2 = read_cycles();
+    printf("pushes: pipe_stall %u cycles %u\n", pipe1 - pipe0, cycles1 - cycles0);
+    printf("wait: pipe_stall %u cycles %u\n", pipe2 - pipe1, cycles2 - cycles1);
+}
+
 int main(void) {
+    dma_phase();
     team_fork(0, multiply_add, NULL);
     for (unsigned c = 0; c < num_cores(); c++)
         printf("core %u refused %u\n", c, refused[c]);

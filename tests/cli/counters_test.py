@@ -3,7 +3,11 @@
 the APU_CONT event, the cycles its shared FPU refused its operations over its only FP operations; each core's
 count must equal the fpu_contention stall the JSON report gives it, on a platform whose cores share FPUs and,
 as a check that the event counts something, be non-zero on some core there and zero on a platform with an
-FPU per core."""
+FPU per core.
+
+Core 0 first counts PIPE_STALL (cycles with a cv.elw in EX): none over DMA pushes into a full command queue,
+although they take the transfers' time (a load waiting for its answer), and some over the cv.elw wait for
+the transfers, no more than the wait's cycles."""
 import argparse
 import json
 import os
@@ -35,6 +39,14 @@ def main():
               f"{label}: each core's APU_CONT count equals its fpu_contention stall (counted {counted}, "
               f"report {stalls})")
         check(any(counted.values()) == shared, f"{label}: some core was refused: {any(counted.values())}")
+        pipe = {what: (int(p), int(c)) for what, p, c in
+                re.findall(r"(pushes|wait): pipe_stall (\d+) cycles (\d+)", r.stdout)}
+        pushes, wait = pipe.get("pushes", (None, 0)), pipe.get("wait", (None, 0))
+        # Two 2 KiB transfers at 64 bit/cycle: the last two pushes wait for at least 256 cycles each.
+        check(pushes[0] == 0 and pushes[1] >= 512,
+              f"{label}: no PIPE_STALL over pushes into a full DMA queue (counted, cycles: {pushes})")
+        check(wait[0] is not None and 0 < wait[0] <= wait[1],
+              f"{label}: PIPE_STALL over the cv.elw wait for the transfers (counted, cycles: {wait})")
     return check.exit_status()
 
 
