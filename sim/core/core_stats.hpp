@@ -41,6 +41,13 @@ struct CoreStats {
     uint64_t apu_dependency_cycles = 0;
     uint64_t apu_writeback_cycles = 0;
     uint64_t apu_refused_cycles = 0;
+    // Runs of those cycles that start in the cycle of an INSTR event, which a counter selecting both counts
+    // once: the cycle the held instruction (APU_TYPE, APU_CONT, APU_WB) or the one ahead of the waiting one
+    // (APU_DEP) entered EX in.
+    uint64_t apu_type_runs_at_entry = 0;
+    uint64_t apu_dependency_runs_at_entry = 0;
+    uint64_t apu_writeback_runs_at_entry = 0;
+    uint64_t apu_contention_runs_at_entry = 0;
     // Of the DmaWait stalls, the cycles stalled on a full DMA command queue: a load waiting for its answer,
     // not a cv.elw sleep, so no PIPE_STALL event.
     uint64_t dma_queue_full_cycles = 0;

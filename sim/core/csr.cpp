@@ -34,8 +34,10 @@ constexpr uint32_t bit(HpmEvent e) {
 // instruction leaves ID: a cycle counts once for an instruction that has several. LD_STALL, JMP_STALL,
 // BRANCH_TAKEN and PIPE_STALL fire in cycles in which no instruction's do (a stall's second cycle, a taken
 // branch's bubble, a cv.elw's sleep). The APU events, which the core does not register, fire apart from one
-// another, but a run of them begins in the cycle of the events of the instruction ahead: a counter that
-// selects both kinds counts that cycle twice here.
+// another, but a run of them may begin in the cycle of an instruction's events: the held instruction's, or
+// for APU_DEP the one's ahead of the waiting instruction. With INSTR, such a cycle counts once (the runs that
+// begin so are counted apart); with LD, ST, JUMP, BRANCH or COMP_INSTR, which would need the class of that
+// instruction, it counts twice here.
 uint64_t Hart::selected_events(uint32_t sel) const {
     if (sel & bit(kCycles)) return issue_;
     uint64_t n = 0;
@@ -70,6 +72,13 @@ uint64_t Hart::selected_events(uint32_t sel) const {
     if (sel & bit(kApuType)) n += stats_.apu_type_cycles;
     if (sel & bit(kApuCont)) n += stats_.stalls(StallKind::FpuContention) + stats_.apu_refused_cycles;
     if (sel & bit(kApuDep)) n += stats_.apu_dependency_cycles;
+    // A run of APU cycles may start in the cycle of an INSTR event, counted once.
+    if (sel & bit(kInstr)) {
+        if (sel & bit(kApuType)) n -= stats_.apu_type_runs_at_entry;
+        if (sel & bit(kApuCont)) n -= stats_.apu_contention_runs_at_entry;
+        if (sel & bit(kApuDep)) n -= stats_.apu_dependency_runs_at_entry;
+        if (sel & bit(kApuWb)) n -= stats_.apu_writeback_runs_at_entry;
+    }
     if (sel & bit(kApuWb)) n += stats_.apu_writeback_cycles;
     return n;
 }

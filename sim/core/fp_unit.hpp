@@ -51,8 +51,12 @@ inline void apu_in_flight(Hart& h, unsigned cls, uint64_t ready, uint8_t slot) {
 // APU_DEP counts these (cv32e40p_cs_registers.sv: hpm_events[12], [14]).
 [[gnu::noinline, gnu::cold]] inline void held_for_type(Hart& h, uint64_t cycle) {
     const uint64_t held = cycle - h.issue_, behind_before = h.stats_.apu_dependency_cycles;
+    const bool first = h.first_hold();
     h.delay_issue(cycle, StallKind::FpuDependency);
-    h.stats_.apu_type_cycles += held - (h.stats_.apu_dependency_cycles - behind_before);
+    const uint64_t behind = h.stats_.apu_dependency_cycles - behind_before;
+    h.stats_.apu_type_cycles += held - behind;
+    // Unless APU_DEP takes them, the held cycles start with the one of the operation's INSTR event.
+    h.stats_.apu_type_runs_at_entry += first && behind == 0;
 }
 inline void hold_for_type(Hart& h, uint64_t cycle) {
     if (cycle > h.issue_) [[unlikely]]
@@ -171,6 +175,7 @@ inline void divsqrt_end(Hart& h, uint8_t result_slot, unsigned latency, bool nor
     if (normalising) {
         h.add_stall(StallKind::MultiCycle, 1);
         ++h.stats_.apu_refused_cycles;
+        h.stats_.apu_contention_runs_at_entry += h.first_hold();
         h.held_in_ex(true);
     }
     h.ready_[result_slot] = ready_entry(h.issue_ + latency, ReadyCause::Fpu);

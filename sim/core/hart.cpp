@@ -303,6 +303,8 @@ void Hart::wait_for_operands(const DecodedInsn& d, uint64_t need) {
     case ReadyCause::Fpu:
         id_wait_kind_ = StallKind::FpuDependency;
         stats_.apu_dependency_cycles += wait;
+        // Right behind an instruction that took one cycle in EX: the wait starts in that one's INSTR event.
+        stats_.apu_dependency_runs_at_entry += cycle_ == issue_ + 1 && first_hold();
         break;
     default: id_wait_kind_ = StallKind::MultiCycle; break;
     }
@@ -565,7 +567,10 @@ void Hart::apu_port_contention(const DecodedInsn& d) {
     const bool jalr = c == InsnClass::Jump && d.fast != FastOp::Jal;
     // The result takes the port from the instruction in EX (wb_contention, the APU_WB event), which loses a
     // cycle only if it would have left EX in it.
-    if (!(jalr && write == last)) ++stats_.apu_writeback_cycles;
+    if (!(jalr && write == last)) {
+        ++stats_.apu_writeback_cycles;
+        stats_.apu_writeback_runs_at_entry += write == first;
+    }
     if (write != last) return; // not ready before: no cycle lost
     if (jalr) {
         // While its target is fetched, a jalr in EX still shows as a jalr in ID, which holds the write back

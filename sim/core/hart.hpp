@@ -411,18 +411,28 @@ class Hart {
     // `refused`: by a unit that does not take it (APU_CONT), when a wait there for an FP result is no
     // APU_DEP.
     void held_in_ex(bool refused = false) {
+        const bool first = first_hold();
         const uint64_t from = hold_grows_from();
         note_first_hold();
         held_in_ex_until_ = cycle_;
         held_in_ex_pc_ = pc_;
-        if (!refused) stats_.apu_dependency_cycles += dependency_behind(from, cycle_);
+        if (!refused) count_dependency_behind(from, first);
+    }
+    // Whether the current instruction has not been held in EX yet.
+    bool first_hold() const { return held_in_ex_until_ <= issue_; }
+    // The APU_DEP cycles of the instruction behind while the current one is held from `from` on; from its
+    // first hold, they start in the cycle of the current one's INSTR event.
+    void count_dependency_behind(uint64_t from, bool first) {
+        const uint64_t cycles = dependency_behind(from, cycle_);
+        stats_.apu_dependency_cycles += cycles;
+        stats_.apu_dependency_runs_at_entry += cycles != 0 && first;
     }
     // The first cycle a new hold of the current instruction adds to the wait of the one behind it in ID.
     uint64_t hold_grows_from() const { return held_in_ex_until_ > issue_ ? held_in_ex_until_ : issue_ + 1; }
     // Before the current instruction's first hold overwrites it: the hold of the one before, and the cycle
     // this one entered EX in (hwloop_wrap and illegal_in_hwloop_trap_end ask).
     void note_first_hold() {
-        if (held_in_ex_until_ > issue_) return; // held already
+        if (!first_hold()) return; // held already
         held_before_until_ = held_in_ex_until_;
         held_in_ex_from_ = issue_;
     }
@@ -551,6 +561,7 @@ class Hart {
     // The same while it waits in EX (the FPU or div/sqrt unit, a TCDM bank or the bus is busy).
     void delay_issue(uint64_t cycle, StallKind kind) {
         if (cycle > issue_) {
+            const bool first = first_hold();
             const uint64_t from = hold_grows_from();
             note_first_hold(); // while issue_ is still the cycle it entered EX in
             add_stall(kind, cycle - issue_);
@@ -558,7 +569,9 @@ class Hart {
             held_in_ex_until_ = cycle_;
             held_in_ex_pc_ = pc_;
             if (kind != StallKind::FpuContention)
-                stats_.apu_dependency_cycles += dependency_behind(from, cycle_);
+                count_dependency_behind(from, first);
+            else
+                stats_.apu_contention_runs_at_entry += first;
         }
     }
     // The FP operations in flight, as CV32E40P's APU dispatcher sees them (fp_unit.hpp: apu_wait): the cycle

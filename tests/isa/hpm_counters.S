@@ -256,6 +256,47 @@ TEST_BEGIN
     sub a2, a2, a1
     li t6, 6
     bne a2, t6, fail
+
+    /* 19: INSTR with an APU event: a cycle in which both fire counts once. Each run of APU cycles above
+     * starts in the cycle of an INSTR event: the held instruction's own (APU_TYPE, APU_CONT, APU_WB) or the
+     * one ahead of the waiting instruction (APU_DEP). So each count is one less than the two events' sum. */
+    li TESTNUM, 19
+    COUNT((1 << 12) | (1 << 1)) /* APU_TYPE 6 + INSTR 3 */
+    fdiv.s fa3, fa0, fa1
+    fdiv.s fa4, fa0, fa1
+    COUNTED
+    EXPECT(8)
+    COUNT((1 << 14) | (1 << 1)) /* APU_DEP 18 + INSTR 3 */
+    fdiv.s fa3, fa0, fa2
+    fadd.s fa4, fa3, fa1
+    COUNTED
+    EXPECT(20)
+    li a3, 7
+    li a4, 3
+    COUNT((1 << 14) | (1 << 1)) /* APU_DEP 17 + INSTR 4 */
+    fdiv.s fa3, fa0, fa2
+    div a5, a3, a4
+    fadd.s fa4, fa3, fa1
+    COUNTED
+    EXPECT(20)
+    COUNT((1 << 14) | (1 << 1)) /* APU_DEP 17 + INSTR 4 */
+    fdiv.s fa5, fa0, fa2
+    fadd.s fa5, fa3, fa1
+    fsw fa5, 28(s1)
+    COUNTED
+    EXPECT(20)
+    COUNT((1 << 15) | (1 << 1)) /* APU_WB 1 + INSTR 22 */
+    fdiv.s fa3, fa0, fa2
+    .rept 20
+    addi a2, a0, 1
+    .endr
+    COUNTED
+    EXPECT(22)
+    flw fa4, 32(s1) /* the largest denormal */
+    COUNT((1 << 13) | (1 << 1)) /* APU_CONT 1 + INSTR 2 */
+    fdiv.s fa3, fa0, fa4
+    COUNTED
+    EXPECT(2)
 TEST_END
 
     .data
