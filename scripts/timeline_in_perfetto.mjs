@@ -31,7 +31,8 @@ for (let i = 0; i < args.length; ++i) {
     }
 }
 if (!deps || jobs.length === 0 || !(width > 0) || !(height > 0)) {
-    console.error('usage: node timeline_in_perfetto.mjs --deps DIR [--width W] [--height H] TRACE.json[:OUT.png] ...');
+    console.error('usage: node timeline_in_perfetto.mjs --deps DIR [--width W] [--height H] ' +
+                  'TRACE.json[:OUT.png] ...');
     process.exit(2);
 }
 for (const job of jobs) {
@@ -64,6 +65,11 @@ const server = http.createServer(async (req, res) => {
     try {
         let body;
         let file = url.pathname;
+        if (file === '/favicon.ico') {
+            res.writeHead(204);
+            res.end();
+            return;
+        }
         if (file === '/index.html') {
             body = pageHtml;
         } else if (file.startsWith('/trace/')) {
@@ -108,12 +114,17 @@ for (const [n, job] of jobs.entries()) {
     page.on('pageerror', e => pageErrors.push(e.message));
     // The UI probes for a native trace processor on port 9001 first; that refused connection is expected.
     page.on('console', m => {
-        if (m.type() === 'error' && !/ERR_CONNECTION_REFUSED|status of 404/.test(m.text())) pageErrors.push(m.text());
+        if (m.type() === 'error' && !/ERR_CONNECTION_REFUSED/.test(m.text())) pageErrors.push(m.text());
     });
     try {
         await page.goto(`${origin}/index.html?trace=${encodeURIComponent(`${origin}/trace/${n}`)}`);
-        await page.waitForFunction(() => window.globals && window.globals.traceErrors !== undefined, null,
-                                   { timeout: 180000 });
+        // Loaded once the UI has counted the warnings; a trace it cannot read ends with a page error instead.
+        const deadline = Date.now() + 180000;
+        while (!(await page.evaluate(() => window.globals !== undefined && window.globals.traceErrors !== undefined))) {
+            if (pageErrors.length) throw new Error('the UI did not load the trace');
+            if (Date.now() > deadline) throw new Error('the UI did not load the trace in 180 s');
+            await page.waitForTimeout(250);
+        }
         const warnings = await page.evaluate(() => window.globals.traceErrors);
         const stats = await query(page, 'stats', "select name, severity, value from stats " +
                                                   "where severity != 'info' and value != 0 order by name");
@@ -145,7 +156,7 @@ for (const [n, job] of jobs.entries()) {
     } catch (e) {
         pageErrors.push(e.message.split('\n')[0]);
     }
-    for (const e of pageErrors) console.log(`${job.trace}: page error: ${e.split('\n')[0]}`);
+    for (const e of new Set(pageErrors.map(e => e.split('\n')[0]))) console.log(`${job.trace}: page error: ${e}`);
     if (pageErrors.length) failed = true;
     await page.close();
 }
