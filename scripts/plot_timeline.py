@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Draws a `pulpsim run --timeline` file (Chrome trace-event JSON) with matplotlib, for places where no trace
 viewer runs (a report, a machine without a browser): one lane per track, nested slices stacked inside it
-(perf regions, then functions, then sleeps and DMA waits), DMA transfers, event-unit instants, and the
-counters below. Perfetto (ui.perfetto.dev) or chrome://tracing show the same file interactively.
+(perf regions, then functions, then sleeps, DMA waits and pushes into a full DMA queue), DMA transfers,
+event-unit instants, and the counters below. Perfetto (ui.perfetto.dev) or chrome://tracing show the same
+file interactively.
 
 usage: scripts/plot_timeline.py TRACE.json OUT.png [--title TEXT] [--from CYCLE] [--to CYCLE]
 """
@@ -16,7 +17,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 
-WAIT_COLOURS = {"sleep": "#404040", "dma_wait": "#8c2d04"}
+WAIT_COLOURS = {"sleep": "#404040", "dma_wait": "#8c2d04", "dma_queue_full": "#e6550d"}
 REGION_COLOUR = "#f4d35e"
 DMA_COLOUR = "#3a6ea5"
 
@@ -79,7 +80,7 @@ def main():
     ax = axes[0] if has_counters else axes
     y, ticks, labels = 0.0, [], []
     colours = function_colours({s["name"] for t in tracks for s in slices[t] if s.get("cat") == "function"})
-    used_functions = {}
+    used_functions, used_waits = {}, set()
     for t in tracks:
         h = heights[t]
         row = 1.0 / max(h, 1)
@@ -92,6 +93,8 @@ def main():
                       else DMA_COLOUR if cat == "dma" else colours[s["name"]])
             if cat == "function":
                 used_functions[s["name"]] = colour
+            if cat == "wait":
+                used_waits.add(s["name"])
             top = y + depth * row * 0.9  # the y axis points down: outer slices on top
             ax.broken_barh([(a, b - a)], (top, row * 0.9), facecolors=colour, edgecolor="none")
             if (b - a) / (hi - lo) > 0.06 and cat in ("region", "function", "dma"):
@@ -109,8 +112,9 @@ def main():
     ax.set_xlim(lo, hi)
     ax.grid(axis="x", linewidth=0.3)
     ax.ticklabel_format(axis="x", style="plain", useOffset=False)
+    # A full DMA queue is rare: listed only where it shows.
     legend = [Patch(color=REGION_COLOUR, label="perf region")] + \
-             [Patch(color=c, label=n) for n, c in WAIT_COLOURS.items()] + \
+             [Patch(color=c, label=n) for n, c in WAIT_COLOURS.items() if n in used_waits or n != "dma_queue_full"] + \
              [Patch(color=DMA_COLOUR, label="DMA transfer")] + \
              [Patch(color=c, label="\u200b" + n) for n, c in sorted(used_functions.items())[:14]]
     ax.legend(handles=legend, loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=7, frameon=False)

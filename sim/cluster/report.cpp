@@ -171,6 +171,8 @@ nlohmann::ordered_json report_json(const RunView& v, const RunOutcome& out) {
             st.count(InsnClass::Mul) + st.count(InsnClass::MulHigh) + st.count(InsnClass::Div);
         counters["csr"] = st.count(InsnClass::Csr);
         counters["hwloop_setup"] = st.count(InsnClass::HwLoop);
+        // Of the dma_wait stall: pushes into a full DMA command queue (awake, waiting for the load's answer).
+        counters["dma_queue_full_cycles"] = st.dma_queue_full_cycles;
         core["counters"] = counters;
         if (v.icache) {
             const InstructionCacheCounters& ic = v.icache->counters(h->hartid());

@@ -23,6 +23,7 @@ bool meets(const std::vector<CycleWindow>& spans, uint64_t from, uint64_t to) {
 const char* core_activity::name(uint8_t activity) {
     if (activity == kRunning) return "running";
     if (activity == kEnded) return "ended";
+    if (activity == kDmaQueueFull) return "dma_queue_full";
     return stall_name(static_cast<StallKind>(activity - 1));
 }
 
@@ -41,6 +42,7 @@ void ActivityRecorder::observe_hart(Hart& hart) {
     t.hart = &hart;
     t.last_cycle = hart.cycle();
     t.last_stalls = hart.stats().stall_cycles;
+    t.last_queue_full = hart.stats().dma_queue_full_cycles;
     t.last_fp_ops = hart.stats().count(InsnClass::Fp) + hart.stats().count(InsnClass::FpDivSqrt);
     if (core_of_hartid_.size() <= hart.hartid()) core_of_hartid_.resize(hart.hartid() + 1, SIZE_MAX);
     core_of_hartid_[hart.hartid()] = cores_.size();
@@ -120,13 +122,21 @@ void ActivityRecorder::account(size_t core, bool retiring, uint32_t pc) {
     const uint64_t end = h.cycle();
     uint64_t at = t.last_cycle;
     // Stalls first, in StallKind order, then the instruction's own cycle(s).
+    // Of the DmaWait stall, the pushes into a full queue come apart (awake, where a cv.elw sleeps).
+    const uint64_t queue_full = h.stats().dma_queue_full_cycles - t.last_queue_full;
     for (size_t k = 0; k < stalls.size(); ++k) {
-        const uint64_t d = stalls[k] - t.last_stalls[k];
+        uint64_t d = stalls[k] - t.last_stalls[k];
+        if (k == static_cast<size_t>(StallKind::DmaWait) && queue_full != 0) {
+            set_activity(core, core_activity::kDmaQueueFull, at);
+            at += queue_full;
+            d -= queue_full;
+        }
         if (d == 0) continue;
         set_activity(core, core_activity::of(static_cast<StallKind>(k)), at);
         at += d;
     }
     t.last_stalls = stalls;
+    t.last_queue_full += queue_full;
     if (end > at) set_activity(core, core_activity::kRunning, at);
     if (retiring) {
         const uint32_t f = function_of(pc);

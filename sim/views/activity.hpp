@@ -33,14 +33,22 @@ class ClusterMachine;
 class BareMachine;
 
 // What a core does in a cycle: Running (issuing an instruction), one value per stall kind in StallKind's
-// order, or Ended (past the core's last cycle).
+// order, Ended (past the core's last cycle), or DmaQueueFull: the share of the DmaWait stall a core spends
+// on a push into its full DMA command queue, awake and waiting for the load's answer, where DmaWait is
+// asleep in a cv.elw.
 namespace core_activity {
 inline constexpr uint8_t kRunning = 0;
 inline constexpr uint8_t kEnded = 1 + static_cast<uint8_t>(StallKind::Count);
+inline constexpr uint8_t kDmaQueueFull = kEnded + 1;
+inline constexpr uint8_t kLast = kDmaQueueFull;
 inline constexpr uint8_t of(StallKind kind) {
     return static_cast<uint8_t>(1 + static_cast<uint8_t>(kind));
 }
-// "running", the stall kind's report name ("load_use", ..., "sleep", "dma_wait"), "ended".
+// Whether the core's clock is gated: asleep in a barrier, a dispatch wait or a cv.elw on the DMA.
+inline constexpr bool asleep(uint8_t activity) {
+    return activity == of(StallKind::Sleep) || activity == of(StallKind::DmaWait);
+}
+// "running", the stall kind's report name ("load_use", ..., "sleep", "dma_wait"), "ended", "dma_queue_full".
 const char* name(uint8_t activity);
 } // namespace core_activity
 
@@ -134,9 +142,10 @@ class ActivityRecorder final : public RetireObserver,
         const Hart* hart = nullptr;
         uint64_t last_cycle = 0;
         std::array<uint64_t, static_cast<size_t>(StallKind::Count)> last_stalls{};
-        uint8_t activity = 0xff;  // none yet
-        uint32_t function = ~0u;  // none yet
-        uint64_t last_fp_ops = 0; // private FPUs: the core's FP instructions so far
+        uint64_t last_queue_full = 0; // CoreStats::dma_queue_full_cycles
+        uint8_t activity = 0xff;      // none yet
+        uint32_t function = ~0u;      // none yet
+        uint64_t last_fp_ops = 0;     // private FPUs: the core's FP instructions so far
     };
     void observe_hart(Hart& hart);
     void account(size_t core, bool retiring, uint32_t pc);

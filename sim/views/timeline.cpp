@@ -197,8 +197,7 @@ void write_timeline(const ActivityRecorder& rec, std::ostream& os) {
         const auto& act = core.activity;
         for (size_t i = 0; i < act.size(); ++i) {
             const auto a = static_cast<uint8_t>(act[i].activity);
-            if (a != core_activity::of(StallKind::Sleep) && a != core_activity::of(StallKind::DmaWait))
-                continue;
+            if (!core_activity::asleep(a) && a != core_activity::kDmaQueueFull) continue;
             const uint64_t to = i + 1 < act.size() ? act[i + 1].cycle : core.end;
             cutter.pieces(act[i].cycle, to, [&](uint64_t from, uint64_t b) {
                 slices.push_back({from, b, 2000, core_activity::name(a), "wait", {}});

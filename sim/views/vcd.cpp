@@ -155,15 +155,13 @@ std::vector<Signal> build_signals(const ActivityRecorder& rec, bool with_changes
 
     for (const ActivityRecorder::Core& core : rec.cores()) {
         const std::string scope = fmt::format("core{}", core.hartid);
-        // Active: not asleep (in a barrier, a dispatch wait or on the DMA), as the thesis' waveform shows.
+        // Active: not asleep (in a barrier, a dispatch wait or a cv.elw on the DMA), as the thesis' waveform
+        // shows.
         Signal active{
             .scope = scope, .name = "active", .kind = Kind::Bit, .initial = kUnknown, .group = "cores"};
         for (const ActivityRecorder::CoreChange& c : with_changes ? core.activity : no_changes) {
             const auto a = static_cast<uint8_t>(c.activity);
-            const uint64_t v =
-                a == core_activity::kEnded ? kUnknown
-                : a == core_activity::of(StallKind::Sleep) || a == core_activity::of(StallKind::DmaWait) ? 0
-                                                                                                         : 1;
+            const uint64_t v = a == core_activity::kEnded ? kUnknown : core_activity::asleep(a) ? 0 : 1;
             if (active.changes.empty() || active.changes.back().value != v)
                 active.changes.push_back({c.cycle, v});
         }
@@ -171,7 +169,7 @@ std::vector<Signal> build_signals(const ActivityRecorder& rec, bool with_changes
 
         Signal state{
             .scope = scope, .name = "state", .kind = Kind::Text, .initial = kUnknown, .group = "cores"};
-        for (uint8_t a = 0; a <= core_activity::kEnded; ++a)
+        for (uint8_t a = 0; a <= core_activity::kLast; ++a)
             text_index(state, core_activity::name(a));
         state.core = &core.activity;
         signals.push_back(std::move(state));

@@ -119,6 +119,21 @@ class Vcd:
         return total
 
 
+def states_add_up(d, core):
+    """A core's VCD state durations against its report: each stall kind, with the share of dma_wait spent on
+    pushes into a full DMA command queue as a state of its own, and the instructions."""
+    full = core["counters"]["dma_queue_full_cycles"]
+    stalls = dict(core["stalls"], dma_wait=core["stalls"]["dma_wait"] - full)
+    return (d.get("running", 0) == core["instret"] and d.get("dma_queue_full", 0) == full and
+            all(d.get(k, 0) == v for k, v in stalls.items()))
+
+
+def core_tracks(events, slices):
+    """The X slices of each core's timeline track, by core id."""
+    threads = {e["tid"]: e["args"]["name"] for e in events if e["ph"] == "M" and e["name"] == "thread_name"}
+    return {int(n.split()[1]): slices[(1, t)] for t, n in threads.items() if n.startswith("core ")}
+
+
 def check_trace_format(events, check, what):
     """The trace-event rules a viewer enforces; returns the X slices per (pid, tid)."""
     ok = all(all(k in e for k in ("ph", "ts", "pid", "tid", "name")) for e in events)
@@ -184,9 +199,7 @@ def main():
               f"matmul VCD: one cycle per time unit, cycles 0..{report['cycles']} ({vcd.timescale}, {vcd.start}..{vcd.end})")
         for core in report["cores"]:
             d = vcd.durations(f"cluster.core{core['id']}.state")
-            same = (d.get("running", 0) == core["instret"] and
-                    all(d.get(k, 0) == v for k, v in core["stalls"].items()) and
-                    sum(v for k, v in d.items() if k != "ended") == core["cycles"])
+            same = states_add_up(d, core) and sum(v for k, v in d.items() if k != "ended") == core["cycles"]
             check(same, f"matmul core {core['id']}: its states add up to the report's {core['cycles']} cycles, "
                   f"{core['instret']} instructions and each stall kind")
             active = vcd.durations(f"cluster.core{core['id']}.active")
@@ -248,7 +261,7 @@ def main():
     if report:
         for core in report["cores"]:
             d = vcd.durations(f"cluster.core{core['id']}.state")
-            check(d.get("running", 0) == core["instret"] and all(d.get(k, 0) == v for k, v in core["stalls"].items()),
+            check(states_add_up(d, core),
                   f"vega core {core['id']}: its states add up to the report's instructions and stalls")
         fpus = report["fpus"]
         busy = [vcd.durations(f"cluster.fpu{u['fpu']}.busy").get("1", 0) for u in fpus["units"]]
@@ -288,6 +301,30 @@ def main():
                   all(rs[0]["ts"] <= e["ts"] and e["ts"] + e.get("dur", 0) <= rs[0]["ts"] + reg["cycles"] for e in xs),
                   f"--view-region {reg['name']}: the timeline holds the region on every core and nothing outside it")
             check_trace_format(tr["traceEvents"], check, "region timeline")
+
+    # ---- a DMA command queue of one: core 0 pushes into a full queue, awake, which is no sleep ----
+    report, vcd, trace = run("queue", args.dma_elf, "--platform", vega, "--set", "dma.queue_depth=1")
+    if report:
+        full = {c["id"]: c["counters"]["dma_queue_full_cycles"] for c in report["cores"]}
+        check(full[0] > 0 and 0 < full[0] < report["cores"][0]["stalls"]["dma_wait"],
+              f"queue depth 1: core 0 waits on a full queue for part of its DMA waits ({full[0]} cycles)")
+        tracks = core_tracks(trace["traceEvents"], check_trace_format(trace["traceEvents"], check, "queue timeline"))
+        for core in report["cores"]:
+            i, stalls = core["id"], core["stalls"]
+            check(states_add_up(vcd.durations(f"cluster.core{i}.state"), core),
+                  f"queue depth 1, core {i}: its states add up to the report's instructions and stalls")
+            inactive = vcd.durations(f"cluster.core{i}.active").get("0", 0)
+            check(inactive == stalls["sleep"] + stalls["dma_wait"] - full[i],
+                  f"queue depth 1, core {i}: inactive while asleep, not while pushing into a full queue "
+                  f"({inactive} cycles)")
+            waits = defaultdict(int)
+            for b, e, ev in tracks[i]:
+                if ev.get("cat") == "wait":
+                    waits[ev["name"]] += e - b
+            check(waits["dma_queue_full"] == full[i] and waits["dma_wait"] == stalls["dma_wait"] - full[i] and
+                  waits["sleep"] == stalls["sleep"],
+                  f"queue depth 1, core {i}: the timeline's wait slices are its sleep, DMA wait and full-queue "
+                  f"cycles ({dict(waits)})")
 
     # ---- views that show no cycle: the run and its files go ahead, with one warning saying why ----
     nothing_dir = fresh_dir(os.path.join(w, "nothing"))
