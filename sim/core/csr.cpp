@@ -61,8 +61,8 @@ uint64_t Hart::selected_events(uint32_t sel) const {
     if (sel & bit(kLdStall)) n += stats_.load_use_hazards - stats_.uncounted_load_hazards;
     if (sel & bit(kJmpStall)) n += stats_.jump_register_hazards;
     if (sel & bit(kBranchTaken)) n += stats_.branches_taken;
-    // The instruction cache's refill waits (none in bare mode), those at a jump's target too, which the core
-    // leaves out.
+    // The instruction cache's refill waits (none in bare mode), at a jump's target too: the core's
+    // !fetch_valid && !branch_req (cv32e40p_if_stage.sv) leaves out only the cycle the jump sets the pc in.
     if (sel & bit(kImiss)) n += stats_.stalls(StallKind::ICacheMiss);
     // Cycles with a cv.elw in EX and nothing decoding (cv32e40p_controller.sv: perf_pipeline_stall_o); no
     // cv.elw outside a cluster.
