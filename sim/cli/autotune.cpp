@@ -278,7 +278,16 @@ int command_autotune(const std::vector<std::string>& args) {
     (void)runs::load_tuning(tuning_path, known_kernels);
     make_parent_folder("--tuning", tuning_path);
     check_output_option("--tuning", tuning_path);
-    if (!json_path.empty()) check_output_path(json_path);
+    if (vm.count("json")) check_output_option("--json", json_path);
+    if (db.empty()) throw UsageError("--db: an empty path");
+    std::vector<std::pair<std::string, std::string>> outputs{{"--tuning", tuning_path}};
+    if (vm.count("json")) outputs.emplace_back("--json", json_path);
+    check_outputs_apart(outputs, {{"--db", db},
+                                  {"--db's log", db + "-wal"},
+                                  {"--db's log", db + "-journal"},
+                                  {"--platform", platform_file},
+                                  {"the program", program},
+                                  {"the tiled program", tiled_program}});
 
     const std::string simulator = self_executable();
     const std::string version = runs::simulator_version(kVersion, simulator);
@@ -316,6 +325,7 @@ int command_autotune(const std::vector<std::string>& args) {
         c.baseline = measure.baseline;
         c.macs = measure.macs;
         if (measure.tcdm_bytes <= compare_free && !(force_tiled && measure.matmul)) {
+            check_program_cores(program, compare_elf, config);
             c.candidates.push_back({std::nullopt, "", make_point(program, measure.symbols)});
         } else if (!measure.matmul) {
             throw UsageError(
@@ -324,6 +334,7 @@ int command_autotune(const std::vector<std::string>& args) {
                             shape, s, measure.what, measure.tcdm_bytes, compare_free));
         } else {
             // Algorithm 1: the K_T tile shapes of largest footprint x every kernel that can compute them.
+            check_program_cores(tiled_program, tiled_elf, config);
             c.tiled = true;
             const runs::TiledCall call = runs::tiled_step_call(layer, s, shape);
             c.mm = call.mm;
@@ -553,7 +564,7 @@ int command_autotune(const std::vector<std::string>& args) {
         std::fprintf(stderr, "autotune: %zu winner%s written to %s\n", winners.size(),
                      winners.size() == 1 ? "" : "s", tuning_path.c_str());
     }
-    if (!json_path.empty()) {
+    if (vm.count("json")) {
         nlohmann::ordered_json j;
         j["layer"] = layer;
         j["shape"] = shape;

@@ -97,10 +97,33 @@ parse_command_line(const std::vector<std::string>& args,
 }
 
 void check_output_option(const std::string& option, const std::string& path) {
+    if (path.empty()) throw UsageError(fmt::format("{}: an empty path", option));
     try {
         check_output_path(path);
     } catch (const std::exception& e) {
         throw UsageError(fmt::format("{} {}", option, e.what()));
+    }
+}
+
+void check_outputs_apart(const std::vector<std::pair<std::string, std::string>>& outputs,
+                         const std::vector<std::pair<std::string, std::string>>& inputs) {
+    // One spelling of a file that may not exist yet, or two links to one.
+    auto same = [](const std::string& a, const std::string& b) {
+        std::error_code ea, eb, ec;
+        const auto ca = std::filesystem::weakly_canonical(a, ea),
+                   cb = std::filesystem::weakly_canonical(b, eb);
+        return (!ea && !eb && ca == cb) || std::filesystem::equivalent(a, b, ec);
+    };
+    for (size_t i = 0; i < outputs.size(); ++i) {
+        const auto& [option, path] = outputs[i];
+        for (size_t j = 0; j < i; ++j)
+            if (same(path, outputs[j].second))
+                throw UsageError(
+                    fmt::format("{} and {} name the same file {}", outputs[j].first, option, path));
+        for (const auto& [what, input] : inputs)
+            if (!input.empty() && same(path, input))
+                throw UsageError(fmt::format("{} and {} name the same file {}: it would be overwritten",
+                                             option, what, path));
     }
 }
 
@@ -119,6 +142,19 @@ void make_parent_folder(const std::string& option, const std::string& path) {
     if (ec || !std::filesystem::is_directory(parent))
         throw UsageError(fmt::format("{} {}: cannot make its folder {}: {}", option, path, parent.string(),
                                      ec ? ec.message() : "not a folder"));
+}
+
+void check_program_cores(const std::string& program, const ElfImage& elf, const PlatformConfig& config) {
+    const auto max_cores = elf.symbol("__cluster_max_cores");
+    if (!max_cores || config.total_cores() <= *max_cores) return;
+    throw UsageError(
+        fmt::format("{}: the program supports at most {} cores; the platform has {} ({}); relink it with "
+                    "--defsym=__cluster_max_cores={}",
+                    program, *max_cores, config.total_cores(),
+                    config.cluster.controller_core
+                        ? fmt::format("cluster.cores {} and the controller core", config.cluster.cores)
+                        : "cluster.cores",
+                    config.total_cores()));
 }
 
 std::string self_executable() {

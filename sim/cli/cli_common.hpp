@@ -45,6 +45,10 @@ parse_command_line(const std::vector<std::string>& args,
 
 // check_output_path, its error a UsageError naming `option`.
 void check_output_option(const std::string& option, const std::string& path);
+// Before anything runs: outputs (option, path) that would replace an input (what it is, path) or one another.
+// std::filesystem::equivalent also sees links and other spellings of one file.
+void check_outputs_apart(const std::vector<std::pair<std::string, std::string>>& outputs,
+                         const std::vector<std::pair<std::string, std::string>>& inputs);
 // Throws a UsageError naming `option` unless `path` can take a plot: a name ending in .png, .svg or .pdf
 // (what the plot scripts draw), in a folder that exists. Checked before anything runs.
 void check_plot_path(const std::string& option, const std::string& path);
@@ -52,6 +56,9 @@ void check_plot_path(const std::string& option, const std::string& path);
 // `option` when it cannot.
 void make_parent_folder(const std::string& option, const std::string& path);
 
+// A cluster program linked for fewer cores than `config` has (its start-up code would stop the extra
+// cores with exit code 127): a UsageError naming the program and the relink that fixes it.
+void check_program_cores(const std::string& program, const ElfImage& elf, const PlatformConfig& config);
 // The running executable's path (/proc/self/exe), for finding files built next to it.
 std::string self_executable();
 // A kernel program built with this executable: <build>/bin/pulpsim -> <build>/kernels/<name>.

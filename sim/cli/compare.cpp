@@ -76,8 +76,8 @@ int command_compare(const std::vector<std::string>& args) {
     const runs::StepMeasure measure = runs::measure_step(layer, step, shape, vm.count("fp16") > 0);
     const uint64_t macs = measure.macs;
     const uint64_t cycle_limit = parse_number("--max-cycles", max_cycles);
-    if (!json_path.empty()) check_output_path(json_path);
-    if (!plot_path.empty()) check_plot_path("--plot", plot_path);
+    if (vm.count("json")) check_output_option("--json", json_path);
+    if (vm.count("plot")) check_plot_path("--plot", plot_path);
 
     pulpsim::PlatformConfig config;
     if (!platform_file.empty()) config = pulpsim::load_platform(platform_file);
@@ -88,7 +88,12 @@ int command_compare(const std::vector<std::string>& args) {
     if (!std::filesystem::is_regular_file(program))
         throw UsageError(fmt::format("--program {}: no such file{}", program,
                                      vm.count("program") ? "" : " (build the kernels or give --program)"));
+    std::vector<std::pair<std::string, std::string>> outputs;
+    if (vm.count("json")) outputs.emplace_back("--json", json_path);
+    if (vm.count("plot")) outputs.emplace_back("--plot", plot_path);
+    check_outputs_apart(outputs, {{"the program", program}, {"--platform", platform_file}});
     const pulpsim::ElfImage elf = pulpsim::ElfImage::load(program);
+    check_program_cores(program, elf, config);
 
     // The program puts the step's tensors back to back in the free TCDM, which starts after its stacks
     // (l1_free_start() in kernels/runtime/dma.c): rejecting a shape here gives a usage error, not a run.

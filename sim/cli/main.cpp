@@ -1,6 +1,9 @@
 // pulpsim: the command line. One file per verb (run.cpp, compare.cpp, sweep.cpp, regress.cpp,
 // autotune.cpp); this one dispatches.
+#include <cerrno>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
@@ -57,6 +60,17 @@ void print_main_help() {
            "  --version      print the version\n";
 }
 
+// A table or an export on standard output that did not reach it (a full disk, a closed descriptor) is an
+// error, not a success.
+int checked_standard_output(int status) {
+    errno = 0;
+    std::cout.flush();
+    if (std::cout && std::fflush(stdout) == 0 && !std::ferror(stdout)) return status;
+    const int why = errno;
+    spdlog::error("standard output: cannot write: {}", why ? std::strerror(why) : "a write failed");
+    return status == 0 ? pulpsim::cli::kExitUsage : status;
+}
+
 } // namespace
 
 int sc_main(int argc, char* argv[]) {
@@ -79,12 +93,20 @@ int sc_main(int argc, char* argv[]) {
         }
         const std::string command = args[0];
         args.erase(args.begin());
-        if (command == "run") return command_run(args);
-        if (command == "compare") return command_compare(args);
-        if (command == "sweep") return command_sweep(args);
-        if (command == "regress") return command_regress(args);
-        if (command == "autotune") return command_autotune(args);
-        throw UsageError("unknown command '" + command + "' (try 'pulpsim --help')");
+        int status;
+        if (command == "run")
+            status = command_run(args);
+        else if (command == "compare")
+            status = command_compare(args);
+        else if (command == "sweep")
+            status = command_sweep(args);
+        else if (command == "regress")
+            status = command_regress(args);
+        else if (command == "autotune")
+            status = command_autotune(args);
+        else
+            throw UsageError("unknown command '" + command + "' (try 'pulpsim --help')");
+        return checked_standard_output(status);
     } catch (const std::exception& e) {
         spdlog::error("{}", pulpsim::printable(e.what()));
         return kExitUsage;

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli/cli_common.hpp"
+#include "cluster/printable.hpp"
 #include "cluster/report.hpp"
 #include "runs/baseline.hpp"
 #include "runs/point_runner.hpp"
@@ -295,7 +296,10 @@ int command_regress(const std::vector<std::string>& args) {
         if (!positional.empty())
             throw UsageError(fmt::format("regress --trend: reads the history, not '{}'", positional[0]));
         if (history.empty()) throw UsageError("--trend needs --history DB");
-        if (!plot.empty()) check_plot_path("--plot", plot);
+        if (vm.count("plot")) {
+            check_plot_path("--plot", plot);
+            check_outputs_apart({{"--plot", plot}}, {{"--history", history}});
+        }
         return trend(history, entry, region, plot);
     }
     if (init_mode)
@@ -303,16 +307,14 @@ int command_regress(const std::vector<std::string>& args) {
                "does not go with --init");
     if (jobs == 0) throw UsageError("--jobs: must be at least 1");
     // Found before the entries run, not after.
-    for (const auto& [option, path] : {std::pair{"--junit", junit_path},
-                                       std::pair{"--markdown", markdown_path}, std::pair{"--init", init_out}})
-        if (!path.empty()) check_output_option(option, path);
-    // The history is opened (its folder made, as for a sweep's database) before the entries run, so that
-    // one it cannot open is an error at once.
-    std::optional<runs::ResultsStore> history_store;
-    if (!history.empty()) {
-        make_parent_folder("--history", history);
-        history_store.emplace(history);
-    }
+    std::vector<std::pair<std::string, std::string>> outputs;
+    for (const auto& [option, path] :
+         {std::pair{"junit", junit_path}, std::pair{"markdown", markdown_path}, std::pair{"init", init_out}})
+        if (vm.count(option)) {
+            check_output_option(fmt::format("--{}", option), path);
+            outputs.emplace_back(fmt::format("--{}", option), path);
+        }
+    if (vm.count("history") && history.empty()) throw UsageError("--history: an empty path");
     std::optional<uint64_t> cycle_limit;
     if (vm.count("max-cycles")) {
         cycle_limit = parse_number("--max-cycles", max_cycles);
@@ -359,6 +361,22 @@ int command_regress(const std::vector<std::string>& args) {
     if (cycle_limit)
         for (auto& e : file.entries)
             e.point.max_cycles = *cycle_limit;
+    // No report may replace what the run reads: the baseline file, its entries' programs and platforms.
+    std::vector<std::pair<std::string, std::string>> inputs{{"--history", history},
+                                                            {"--platform", platform_file}};
+    if (!init_mode) inputs.emplace_back("the baseline file", positional[0]);
+    for (const auto& e : file.entries) {
+        inputs.emplace_back(fmt::format("the program of entry {}", e.name), e.program);
+        inputs.emplace_back(fmt::format("the platform of entry {}", e.name), e.platform_file);
+    }
+    check_outputs_apart(outputs, inputs);
+    // The history is opened (its folder made, as for a sweep's database) before the entries run, so that
+    // one it cannot open is an error at once.
+    std::optional<runs::ResultsStore> history_store;
+    if (!history.empty()) {
+        make_parent_folder("--history", history);
+        history_store.emplace(history);
+    }
 
     // Run every entry whose program can be read; the others are failed entries.
     std::map<std::string, runs::PointResult> results;
@@ -410,10 +428,12 @@ int command_regress(const std::vector<std::string>& args) {
                              "now", "delta", "delta%", "verdict");
     for (const auto& r : rows) {
         if (vm.count("quiet") && r.verdict == runs::Verdict::Ok) continue;
-        std::cout << fmt::format("{:<28} {:<20} {:>12} {:>12} {:>10} {:>9}  {}{}\n", r.entry, r.region,
-                                 r.baseline ? std::to_string(r.baseline) : "",
+        // Names and messages come from the programs and the file: shown escaped, never as terminal codes.
+        std::cout << fmt::format("{:<28} {:<20} {:>12} {:>12} {:>10} {:>9}  {}{}\n", printable(r.entry),
+                                 printable(r.region), r.baseline ? std::to_string(r.baseline) : "",
                                  r.now ? std::to_string(r.now) : "", delta_text(r), percent_text(r),
-                                 runs::to_string(r.verdict), r.message.empty() ? "" : ": " + r.message);
+                                 runs::to_string(r.verdict),
+                                 r.message.empty() ? "" : ": " + printable(r.message));
     }
     std::cout << fmt::format("{}: {} region{} of {} entr{}, {} failing\n", file.path, rows.size(),
                              rows.size() == 1 ? "" : "s", file.entries.size(),

@@ -287,24 +287,15 @@ int command_run(const std::vector<std::string>& args) {
          {"report-json", "report-csv", "profile-json", "vcd", "timeline", "trace", "signature"})
         if (vm.count(option)) outputs.emplace_back(option, vm[option].as<std::string>());
     if (vm.count("vcd")) outputs.emplace_back("vcd", vcd_path + ".gtkw");
-    for (size_t i = 0; i < outputs.size(); ++i) {
-        if (outputs[i].first == "trace")
-            pulpsim::Trace::check_path(outputs[i].second);
+    for (auto& [option, path] : outputs) {
+        option = "--" + option;
+        if (path.empty()) throw UsageError(fmt::format("{}: an empty path", option));
+        if (option == "--trace")
+            pulpsim::Trace::check_path(path);
         else
-            pulpsim::check_output_path(outputs[i].second);
-        for (size_t j = 0; j < i; ++j)
-            if (std::filesystem::weakly_canonical(outputs[i].second) ==
-                std::filesystem::weakly_canonical(outputs[j].second))
-                throw UsageError(fmt::format("--{} and --{} name the same file {}", outputs[j].first,
-                                             outputs[i].first, outputs[i].second));
-        // An output naming an input would replace it; equivalent() also sees links and other spellings.
-        for (const auto& [what, input] : inputs) {
-            std::error_code ec;
-            if (std::filesystem::equivalent(outputs[i].second, input, ec))
-                throw UsageError(fmt::format("--{} and {} name the same file {}: it would be overwritten",
-                                             outputs[i].first, what, outputs[i].second));
-        }
+            pulpsim::check_output_path(path);
     }
+    check_outputs_apart(outputs, inputs);
     const bool tracing = vm.count("trace") > 0;
     if (!tracing)
         for (const char* option : {"trace-cores", "trace-window", "trace-region"})
@@ -407,16 +398,7 @@ int command_run(const std::vector<std::string>& args) {
     } else {
         // The runtime's start-up code stops with exit code 127 on a core numbered past the stacks it was
         // linked for: found here, it is bad input named before the run.
-        if (const auto max_cores = elf.symbol("__cluster_max_cores");
-            max_cores && config.total_cores() > *max_cores)
-            throw std::runtime_error(fmt::format(
-                "{}: the program supports at most {} cores; the platform has {} ({}); relink it with "
-                "--defsym=__cluster_max_cores={}",
-                program, *max_cores, config.total_cores(),
-                config.cluster.controller_core
-                    ? fmt::format("cluster.cores {} and the controller core", config.cluster.cores)
-                    : "cluster.cores",
-                config.total_cores()));
+        check_program_cores(program, elf, config);
         pulpsim::ClusterOptions options;
         options.max_cycles = cycle_limit;
         options.show_progress = show_progress;

@@ -161,7 +161,11 @@ int command_sweep(const std::vector<std::string>& args) {
         throw UsageError(fmt::format("--backend: '{}' is not local or slurm", backend));
     if (!export_format.empty() && export_format != "csv" && export_format != "json")
         throw UsageError(fmt::format("--export: '{}' is not csv or json", export_format));
-    if (!output.empty() && export_format.empty()) throw UsageError("--output goes with --export");
+    if (vm.count("output") && export_format.empty()) throw UsageError("--output goes with --export");
+    // An empty path would not mean the default: SQLite takes "" for a temporary database.
+    for (const char* o : {"db", "out", "output", "slurm-dir"})
+        if (vm.count(o) && vm[o].as<std::string>().empty())
+            throw UsageError(fmt::format("--{}: an empty path", o));
     for (const char* o : {"partition", "time-limit", "array-throttle", "max-tasks", "cpus-per-task",
                           "slurm-dir", "wait", "collect"})
         if (vm.count(o) && backend != "slurm")

@@ -432,6 +432,10 @@ void check_output_path(const std::string& path) {
     const auto dir = target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
     if (!std::filesystem::is_directory(dir, ec))
         throw std::runtime_error(fmt::format("{}: cannot write: no folder {}", path, dir.string()));
+    // The file is written beside its target and renamed into place: the folder must take new files.
+    if (access(dir.c_str(), W_OK | X_OK) != 0)
+        throw std::runtime_error(
+            fmt::format("{}: cannot write into {}: {}", path, dir.string(), std::strerror(errno)));
 }
 
 void write_files_atomically(const std::vector<std::pair<std::string, std::string>>& files) {
@@ -456,6 +460,11 @@ void write_files_atomically(const std::vector<std::pair<std::string, FileWriter>
         tmp += fmt::format(".tmp{}", static_cast<long>(getpid()));
         staged.emplace_back(tmp, target);
         std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+        if (!f.is_open()) {
+            const std::string why = std::strerror(errno);
+            discard();
+            throw std::runtime_error(fmt::format("{}: cannot write: {}", path, why));
+        }
         try {
             writer(f);
         } catch (...) {
@@ -464,7 +473,7 @@ void write_files_atomically(const std::vector<std::pair<std::string, FileWriter>
             throw;
         }
         if (!f.flush()) {
-            const std::string why = std::strerror(errno);
+            const std::string why = errno ? std::strerror(errno) : "a write failed";
             f.close();
             discard();
             throw std::runtime_error(fmt::format("{}: cannot write: {}", path, why));
@@ -473,8 +482,9 @@ void write_files_atomically(const std::vector<std::pair<std::string, FileWriter>
     for (size_t i = 0; i < staged.size(); ++i) {
         std::filesystem::rename(staged[i].first, staged[i].second, ec);
         if (ec) {
+            const std::string why = ec.message(); // before discard() reuses ec
             discard();
-            throw std::runtime_error(fmt::format("{}: cannot write: {}", files[i].first, ec.message()));
+            throw std::runtime_error(fmt::format("{}: cannot write: {}", files[i].first, why));
         }
     }
 }

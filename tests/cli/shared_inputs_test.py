@@ -2,8 +2,9 @@
 """Checks the input rules every verb shares: a YAML input holding a second document is refused at the line
 that starts it (yaml-cpp alone would drop it silently), a negative number for a count option is refused
 (Boost alone would wrap it to 2^32 - 1), a SQLite file some other program made is refused and left byte for
-byte as it was, and a program rebuilt while a sweep runs is never stored under the identity of the bytes
-hashed before.
+byte as it was, a program rebuilt while a sweep runs is never stored under the identity of the bytes
+hashed before, no output may replace an input or another output, an empty output path and a standard output
+that cannot be written are errors, and a program linked for fewer cores than the platform is refused.
 """
 import argparse
 import hashlib
@@ -176,6 +177,62 @@ def rebuilt_mid_sweep(sim, work, kernels):
           f"with the original back the sweep completes on its hash ({r.returncode}, {count} points)")
 
 
+def outputs_apart(sim, work, kernels):
+    """No verb writes an output over one of its inputs, or two outputs into one file: refused before it runs."""
+    d = os.path.join(work, "apart")
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    prog = os.path.join(d, "prog.elf")
+    shutil.copy(os.path.join(kernels, "matmul_compare.elf"), prog)
+    mm = os.path.join(d, "mm.elf")
+    shutil.copy(os.path.join(kernels, "matmul_fp32_parallel_rows.elf"), mm)
+    platform = os.path.join(d, "p.yaml")
+    shutil.copy(os.path.join(work, "configs", "platforms", "pulp-open.yaml"), platform)
+    base = os.path.join(d, "base.yaml")
+    with open(base, "w") as f:
+        f.write("entries:\n  - name: mm\n    program: mm.elf\n    regions:\n      matmul: 1\n")
+    step = ["--layer", "linear", "--step", "fw", "--shape", "4x4"]
+    tune = ["autotune", *step, "--tuning", "t.yaml"]
+    cases = [
+        (["compare", *step, "--program", "prog.elf", "--json", "prog.elf"], "--json and the program"),
+        (["compare", *step, "--platform", "p.yaml", "--json", "./p.yaml"], "--json and --platform"),
+        (["compare", *step, "--json", "same.png", "--plot", "same.png"], "--json and --plot"),
+        ([*tune, "--program", "prog.elf", "--json", "prog.elf", "--db", "t.db"], "--json and the program"),
+        ([*tune, "--db", "t.db", "--json", "t.db"], "--json and --db"),
+        ([*tune, "--db", "t.db", "--json", "t.yaml"], "--tuning and --json"),
+        (["regress", "base.yaml", "--junit", "base.yaml"], "--junit and the baseline file"),
+        (["regress", "base.yaml", "--markdown", "mm.elf"], "--markdown and the program of entry mm"),
+        (["regress", "base.yaml", "--history", "h.db", "--junit", "h.db"], "--junit and --history"),
+        (["regress", "base.yaml", "--junit", "r.out", "--markdown", "r.out"], "--junit and --markdown"),
+        (["regress", "--init", "mm.elf", "mm.elf"], "--init and the program of entry mm")]
+    before = {f: digest(os.path.join(d, f)) for f in os.listdir(d)}
+    for args, names in cases:
+        r = run(sim, *args, cwd=d)
+        left = {f: digest(os.path.join(d, f)) for f in os.listdir(d)}
+        check(one_line_error(r, names, "name the same file") and left == before,
+              f"{' '.join(args[:1] + args[-2:])}: refused before it runs, every file as it was ({r.stderr.strip()})")
+    # An empty path would go nowhere (a report) or into a temporary SQLite database (a sweep's results).
+    for args, option in [(["run", "--report-json", "", "mm.elf"], "--report-json"),
+                         (["compare", *step, "--json", ""], "--json"),
+                         (["regress", "base.yaml", "--junit", ""], "--junit"),
+                         (["regress", "base.yaml", "--history", ""], "--history"),
+                         ([*tune, "--db", ""], "--db"),
+                         (["sweep", os.path.join(work, "configs", "sweeps", "quick.yaml"), "--db", ""], "--db")]:
+        r = run(sim, *args, cwd=d)
+        check(one_line_error(r, f"{option}: an empty path") and sorted(os.listdir(d)) == sorted(before),
+              f"{args[0]} {option} '': refused ({r.stderr.strip()})")
+    # A report that cannot reach standard output is no success.
+    with open("/dev/full", "w") as full:
+        r = subprocess.run([sim, "run", "mm.elf"], stdout=full, stderr=subprocess.PIPE, text=True, cwd=d)
+    check(one_line_error(r, "standard output: cannot write"), f"run > /dev/full: exit 2 ({r.stderr.strip()})")
+    # A program linked for fewer cores than the platform has is bad input for every verb, before any run.
+    many = ["--set", "cluster.cores=16", "--set", "fpu.count=16"]
+    for args in (["compare", *step, *many], [*tune, *many, "--db", "many.db"], ["run", *many, "mm.elf"]):
+        r = run(sim, *args, cwd=d)
+        check(one_line_error(r, "supports at most 9 cores") and not os.path.exists(os.path.join(d, "many.db")),
+              f"{args[0]} on 16 cores: one line naming the program's limit ({r.stderr.strip()})")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sim", required=True)
@@ -190,6 +247,7 @@ def main():
     negative_counts(sim, work)
     foreign_databases(sim, work)
     rebuilt_mid_sweep(sim, work, kernels)
+    outputs_apart(sim, work, kernels)
     return check.exit_status()
 
 
