@@ -28,7 +28,7 @@ namespace {
 // Parses and checks one YAML file, naming file and line in every message.
 class Reader {
   public:
-    explicit Reader(std::string path) : path_(std::move(path)) {}
+    Reader(std::string path, const std::string& text) : path_(std::move(path)), text_(text) {}
     [[noreturn]] void fail_at(const YAML::Node& n, const std::string& m) const {
         fail(fmt::format("{}:{}: {}", path_, line_of(n), m));
     }
@@ -101,11 +101,23 @@ class Reader {
         }
     }
     TextSpan span(const YAML::Node& n) const {
-        return {static_cast<size_t>(n.Mark().pos), n.Scalar().size(), line_of(n)};
+        // The reader counts positions after a byte-order mark.
+        const size_t bom = text_.starts_with("\xEF\xBB\xBF") ? 3 : 0;
+        TextSpan at{static_cast<size_t>(n.Mark().pos) + bom, n.Scalar().size(), line_of(n)};
+        const auto holds = [&](size_t pos) { return text_.compare(pos, at.length, n.Scalar()) == 0; };
+        if (holds(at.offset)) return at;
+        if (at.offset < text_.size() && (text_[at.offset] == '\'' || text_[at.offset] == '"') &&
+            holds(at.offset + 1)) {
+            ++at.offset;
+            return at;
+        }
+        at.in_place = false;
+        return at;
     }
 
   private:
     std::string path_;
+    const std::string& text_;
 };
 
 // The first alias (*name) of a YAML document, found from the parser's events: no tree is built, so
@@ -159,8 +171,16 @@ std::vector<std::pair<std::string, RegionFigures>> report_regions(const PointRes
     return out;
 }
 
+// A name or a path as YAML reads it back: plain where it can be, quoted where a ':', '#' or the like would
+// change its meaning.
+std::string yaml_text(const std::string& text) {
+    YAML::Emitter out;
+    out << text;
+    return out.c_str();
+}
+
 std::string region_line(const std::string& indent, const std::string& name, const RegionFigures& f) {
-    return fmt::format("{}{}: {{cycles: {}, instret: {}}}\n", indent, name, f.cycles, f.instret);
+    return fmt::format("{}{}: {{cycles: {}, instret: {}}}\n", indent, yaml_text(name), f.cycles, f.instret);
 }
 
 } // namespace
@@ -183,18 +203,20 @@ const char* to_string(Verdict v) {
 }
 
 BaselineFile load_baseline(const std::string& path) {
-    BaselineFile file;
-    file.path = path;
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path, ec))
         fail(fmt::format("{}: cannot read baseline file: {}", path,
                          std::filesystem::exists(path, ec) ? "not a regular file" : "no such file"));
-    {
-        std::ifstream in(path, std::ios::binary);
-        std::ostringstream s;
-        s << in.rdbuf();
-        file.text = s.str();
-    }
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return parse_baseline(path, s.str());
+}
+
+BaselineFile parse_baseline(const std::string& path, std::string text) {
+    BaselineFile file;
+    file.path = path;
+    file.text = std::move(text);
     YAML::Node root;
     FirstAlias alias;
     try {
@@ -210,7 +232,7 @@ BaselineFile load_baseline(const std::string& path) {
     if (alias.at)
         fail(fmt::format("{}:{}: a YAML alias (*name) in a baseline: write the value out where it is used",
                          path, alias.at->line + 1));
-    const Reader r(path);
+    const Reader r(path, file.text);
     if (!root.IsMap()) r.fail_at(root, "expected `entries:` (and optionally `platform:`, `tolerance:`)");
     r.no_repeated_keys(root);
     r.known_keys(root, {"platform", "tolerance", "max_cycles", "entries"}, "the baseline file");
@@ -347,6 +369,47 @@ std::vector<RegressRow> compare_entry(const BaselineEntry& entry, const PointRes
     return rows;
 }
 
+namespace {
+
+// The edited text read back must give each updated entry the run's regions and figures and leave the others
+// as they were: edits by line and column cannot keep every YAML layout.
+void check_updated(const BaselineFile& file, const std::string& text,
+                   const std::map<std::string, PointResult>& results) {
+    const auto refuse = [&](const std::string& why) {
+        fail(fmt::format(
+            "{}: --update cannot rewrite this file in place ({}); it is unchanged: write its regions "
+            "one per line (name: cycles, or name: {{cycles: N, instret: N}})",
+            file.path, why));
+    };
+    BaselineFile now;
+    try {
+        now = parse_baseline(file.path, text);
+    } catch (const std::exception&) {
+        refuse("the edited text would not read back");
+    }
+    if (now.entries.size() != file.entries.size()) refuse("the entries would change");
+    for (size_t i = 0; i < now.entries.size(); ++i) {
+        const BaselineEntry &before = file.entries[i], &after = now.entries[i];
+        const auto res = results.find(before.name);
+        std::vector<std::pair<std::string, uint64_t>> want, got;
+        if (res == results.end() || !res->second.ok) {
+            for (const auto& b : before.regions)
+                want.emplace_back(b.name, b.cycles);
+        } else {
+            for (const auto& [name, f] : report_regions(res->second))
+                want.emplace_back(name, f.cycles);
+        }
+        for (const auto& b : after.regions)
+            got.emplace_back(b.name, b.cycles);
+        std::sort(want.begin(), want.end());
+        std::sort(got.begin(), got.end());
+        if (after.name != before.name || want != got)
+            refuse(fmt::format("entry '{}' would not read back with its new regions", before.name));
+    }
+}
+
+} // namespace
+
 std::string updated_baseline(const BaselineFile& file, const std::map<std::string, PointResult>& results) {
     struct Edit {
         size_t offset, length;
@@ -366,13 +429,19 @@ std::string updated_baseline(const BaselineFile& file, const std::map<std::strin
                 continue;
             }
             const RegionFigures& f = it->second;
-            if (f.cycles != b.cycles)
-                edits.push_back({b.cycles_at.offset, b.cycles_at.length, std::to_string(f.cycles)});
-            if (b.instret && f.instret != *b.instret)
-                edits.push_back({b.instret_at.offset, b.instret_at.length, std::to_string(f.instret)});
+            const auto edit = [&](const TextSpan& at, std::string number) {
+                if (!at.in_place)
+                    fail(fmt::format(
+                        "{}:{}: --update edits numbers where they are written; this one has a tag or "
+                        "an anchor before it: write the number alone (the file is unchanged)",
+                        file.path, at.line));
+                edits.push_back({at.offset, at.length, std::move(number)});
+            };
+            if (f.cycles != b.cycles) edit(b.cycles_at, std::to_string(f.cycles));
+            if (b.instret && f.instret != *b.instret) edit(b.instret_at, std::to_string(f.instret));
             if (b.mac_per_cycle &&
                 fmt::format("{:.3f}", f.mac_per_cycle) != fmt::format("{:.3f}", *b.mac_per_cycle))
-                edits.push_back({b.mac_at.offset, b.mac_at.length, fmt::format("{:.3f}", f.mac_per_cycle)});
+                edit(b.mac_at, fmt::format("{:.3f}", f.mac_per_cycle));
         }
         // New regions go after the entry's last region line, indented like it.
         std::string added;
@@ -390,6 +459,7 @@ std::string updated_baseline(const BaselineFile& file, const std::map<std::strin
     std::string text = file.text;
     for (const auto& e : edits)
         text.replace(e.offset, e.length, e.text);
+    check_updated(file, text, results);
     return text;
 }
 
@@ -399,10 +469,10 @@ std::string initial_baseline(const std::vector<BaselineEntry>& entries,
     std::string out =
         "# Cycle baselines for `pulpsim regress`: a region whose cycles move beyond the tolerance fails the\n"
         "# check. Bless a deliberate change with `pulpsim regress THIS_FILE --update` and commit the diff.\n";
-    if (!platform_file.empty()) out += fmt::format("platform: {}\n", platform_file);
+    if (!platform_file.empty()) out += fmt::format("platform: {}\n", yaml_text(platform_file));
     out += "tolerance: 0 # exact: the simulator is deterministic\nentries:\n";
     for (const auto& e : entries) {
-        out += fmt::format("  - name: {}\n    program: {}\n", e.name, e.program);
+        out += fmt::format("  - name: {}\n    program: {}\n", yaml_text(e.name), yaml_text(e.program));
         if (!e.overrides.empty()) {
             out += "    set:\n";
             for (const auto& o : e.overrides) {

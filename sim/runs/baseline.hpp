@@ -25,10 +25,13 @@ struct Tolerance {
     bool accepts(uint64_t baseline, uint64_t now) const;
 };
 
-// Where a number stands in the file, so that --update can replace exactly its characters.
+// Where a number stands in the file, so that --update can replace exactly its characters. `in_place`:
+// the characters there are the number as read (a quoted one between its quotes); not so behind a tag or
+// an anchor, which --update refuses to edit.
 struct TextSpan {
     size_t offset = 0, length = 0;
     int line = 0;
+    bool in_place = true;
 };
 
 struct RegionBaseline {
@@ -62,6 +65,8 @@ struct BaselineFile {
 // with at least one region, counts up to INT64_MAX, no YAML aliases. Programs need not exist: a missing
 // program is a `failed` entry when run, not an error of the file.
 BaselineFile load_baseline(const std::string& path);
+// The same for a file's text at hand (`path` names it in errors).
+BaselineFile parse_baseline(const std::string& path, std::string text);
 
 enum class Verdict { Ok, Slower, Faster, New, Missing, Failed };
 const char* to_string(Verdict v);
@@ -77,7 +82,10 @@ struct RegressRow {
 std::vector<RegressRow> compare_entry(const BaselineEntry& entry, const PointResult& result);
 
 // The file's text with every changed, new and missing region brought up to date with `results`
-// (keyed by entry name); entries without a result are left as they are.
+// (keyed by entry name); entries without a result are left as they are. The new text is read back and
+// must give those figures: a layout the edits cannot keep (flow-style regions, a byte-order mark, a
+// number behind a tag or an anchor) is a one-line error naming the file, and nothing is written.
+
 std::string updated_baseline(const BaselineFile& file, const std::map<std::string, PointResult>& results);
 
 // A new baseline file for the given entries' results (pulpsim regress --init).

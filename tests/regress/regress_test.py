@@ -123,6 +123,38 @@ def main():
     check(r.returncode == 0 and "gone_region" not in open(edited).read() and "vm_naive" in open(edited).read(),
           "--update drops the missing region and adds the new one")
 
+    # --update edits a number where it is written: between its quotes, past a byte-order mark. Where that
+    # cannot keep the file (a tag or an anchor before the number, regions in flow style), it refuses with one
+    # line and leaves the file as it was.
+    head = f"entries:\n  - name: mm\n    program: {prog}\n    regions:\n"
+    for name, layout, keeps in [
+            ("quoted", head + "      matmul: {cycles: '5'}\n", "'"),
+            ("double-quoted", head + '      matmul: {cycles: "5"}\n', '"'),
+            ("byte-order mark", "\ufeff" + head + "      matmul: 5\n", "\ufeff"),
+            ("tagged", head + "      matmul: {cycles: !!int 5}\n", None),
+            ("anchored", head + "      matmul: {cycles: &n 5}\n", None),
+            ("flow style", head.replace("    regions:\n", "    regions: {matmul: 5, gone: 3}\n"), None)]:
+        path = os.path.join(w, f"layout-{name.replace(' ', '-')}.yaml")
+        open(path, "w", encoding="utf-8").write(layout)
+        r = regress(path, "--update")
+        after = open(path, encoding="utf-8").read()
+        if keeps:
+            check(r.returncode == 0 and regress(path).returncode == 0 and keeps in after and
+                  str(baseline_cycles) in after,
+                  f"--update on a {name} number: updated in place, and the file passes ({after.strip()!r})")
+        else:
+            lines = r.stderr.strip().splitlines()
+            check(r.returncode == 2 and len(lines) == 1 and path in lines[0] and after == layout,
+                  f"--update on a {name} number: one line, the file unchanged ({r.stderr.strip()})")
+
+    # --init quotes what YAML would otherwise misread: a ':' or '#' in a program's path or its name.
+    odd = shutil.copy(prog, os.path.join(w, "odd #1: mm.elf"))
+    quoted = os.path.join(w, "quoted.yaml")
+    r = regress("--init", quoted, odd)
+    r2 = regress(quoted)
+    check(r.returncode == 0 and r2.returncode == 0 and "odd #1: mm" in r2.stdout,
+          f"--init of '{os.path.basename(odd)}': a baseline that reads back and passes ({r2.stderr.strip()})")
+
     # Failed entries: a missing program and a program whose own check fails.
     broken = os.path.join(w, "broken.yaml")
     open(broken, "w").write(f"""entries:
