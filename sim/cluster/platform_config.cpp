@@ -582,8 +582,14 @@ PlatformConfig load_platform(const std::string& path) {
 void apply_overrides(PlatformConfig& config, const std::vector<std::string>& assignments) {
     PlatformConfig next = config;
     std::vector<std::string> given;
-    for (const auto& assignment : assignments)
+    for (const auto& assignment : assignments) {
         given.push_back(apply_one(next, assignment));
+        // As in a platform file: one setting may not be given two ways at once (the later would win).
+        const std::string& other = find_key(given.back())->exclusive_with;
+        if (!other.empty() && std::find(given.begin(), given.end(), other) != given.end())
+            fail(fmt::format("--set {}: '{}' is given too, and the two exclude each other: give one",
+                             given.back(), other));
+    }
     check_rules(
         next,
         [&](std::string_view key) -> std::optional<std::string> {

@@ -500,6 +500,10 @@ SweepSpec load_sweep_spec(const std::string& path) {
             r.fail_at(mc, fmt::format("max_cycles expects a positive whole number (1000000000, 1e9, 1.5e9), "
                                       "got '{}'",
                                       shown(mc.Scalar())));
+        // The results database keeps it as a signed 64-bit integer.
+        if (*v > static_cast<uint64_t>(INT64_MAX))
+            r.fail_at(mc,
+                      fmt::format("max_cycles expects at most {}, got '{}'", INT64_MAX, shown(mc.Scalar())));
         spec.max_cycles = *v;
     }
     if (const YAML::Node regions = root["regions"]) {
@@ -736,8 +740,9 @@ std::vector<DesignPoint> expand_points(const SweepSpec& spec, const std::string&
                 for (const auto& [k, v] : point.axes)
                     where += fmt::format("{}{}={}", where.empty() ? "" : ", ", k, v);
                 const std::string hint =
-                    point.axes.size() > 1 ? "; leave it out with exclude: or vary the keys together with zip:"
-                                          : "";
+                    point.axes.size() > 1 && message.find("exclude each other") == std::string::npos
+                        ? "; leave it out with exclude: or vary the keys together with zip:"
+                        : "";
                 fail(fmt::format("{}:{}: key '{}': {} (point {}{})", spec.path, line, key, message,
                                  where.empty() ? "of set:" : where, hint));
             }

@@ -43,10 +43,11 @@ std::string md_row(const std::vector<std::string>& cells) {
     std::string out = "|";
     for (const auto& c : cells) {
         std::string cell = c;
-        // A '|' or a line break inside a cell would break the table.
+        // A '|' or a line break inside a cell would break the table; other control characters (a region
+        // name's terminal escapes) are shown escaped.
         for (char& ch : cell)
             if (ch == '|' || ch == '\n' || ch == '\r') ch = ch == '|' ? '/' : ' ';
-        out.append(" ").append(cell).append(" |");
+        out.append(" ").append(printable(cell)).append(" |");
     }
     return out + "\n";
 }

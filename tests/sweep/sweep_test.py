@@ -111,6 +111,11 @@ def bad_specs(sim, work, kernels):
         ("zip-same-point", f"program: {elf}\nzip:\n  cluster.cores: [1, 2, 1]\n  fpu.count: [1, 2, 1]\n", 3,
          "listed twice"),
         ("max-cycles-fraction", f"program: {elf}\nmax_cycles: 1.5e0\n", 2, "max_cycles"),
+        # The results database keeps it as a signed 64-bit integer.
+        ("max-cycles-huge", f"program: {elf}\nmax_cycles: 1e19\n", 2, "at most 9223372036854775807"),
+        # Two keys that set one thing, as a platform file may not give both: the later would win unseen.
+        ("banks-and-factor", f"program: {elf}\ngrid:\n  tcdm.banks: [8, 16]\n  tcdm.banking_factor: [2, 4]\n", 4,
+         "'tcdm.banks' is given too, and the two exclude each other"),
         # Every key the sweep varies has a place in each table and plot, axes do not repeat, and a
         # baseline is a point of the sweep.
         ("line-unplaced", f"program: {elf}\ngrid:\n  dma.bandwidth_bits: [8, 64]\n  tcdm.size: [64KiB, 128KiB]\n"
