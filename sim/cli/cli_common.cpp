@@ -1,5 +1,8 @@
 #include "cli/cli_common.hpp"
 
+#include <cctype>
+#include <cerrno>
+#include <cstdio>
 #include <filesystem>
 #include <fmt/format.h>
 #include <iostream>
@@ -193,7 +196,8 @@ std::function<int(const std::vector<std::string>&)> point_run_verb() {
 #endif
 }
 
-int run_python_script(const std::string& script, const std::vector<std::string>& args) {
+int run_python_script(const std::string& script, const std::vector<std::string>& args, std::string& why,
+                      int passed_status) {
     std::vector<std::string> all = {PULPSIM_PLOT_PYTHON, script};
     all.insert(all.end(), args.begin(), args.end());
     std::vector<char*> argv;
@@ -202,15 +206,40 @@ int run_python_script(const std::string& script, const std::vector<std::string>&
     argv.push_back(nullptr);
     std::fflush(stdout);
     std::fflush(stderr);
+    int errors[2];
+    if (pipe(errors) != 0) return -1;
     const pid_t pid = fork();
-    if (pid < 0) return -1;
+    if (pid < 0) {
+        close(errors[0]);
+        close(errors[1]);
+        return -1;
+    }
     if (pid == 0) {
+        dup2(errors[1], STDERR_FILENO);
+        close(errors[0]);
+        close(errors[1]);
         execvp(argv[0], argv.data());
         _exit(127);
     }
+    close(errors[1]);
+    std::string text;
+    char buffer[4096];
+    for (ssize_t n; (n = read(errors[0], buffer, sizeof buffer)) != 0;)
+        if (n > 0)
+            text.append(buffer, static_cast<size_t>(n));
+        else if (errno != EINTR)
+            break;
+    close(errors[0]);
     int status = 0;
-    if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status)) return -1;
-    return WEXITSTATUS(status);
+    const int code = waitpid(pid, &status, 0) == pid && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    if (code == 0 || code == passed_status) {
+        std::fwrite(text.data(), 1, text.size(), stderr);
+        return code;
+    }
+    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
+        text.pop_back();
+    why = printable(text.substr(text.find_last_of('\n') + 1));
+    return code;
 }
 
 } // namespace pulpsim::cli

@@ -169,15 +169,15 @@ int command_compare(const std::vector<std::string>& args) {
             // The plot script reads the table from a file beside the plot, removed afterwards.
             const std::string table = plot_path + ".table.json";
             pulpsim::write_file_atomically(table, text);
+            std::string why;
             const int rc = run_python_script(PULPSIM_SCRIPTS_DIR "/plot_compare.py",
-                                             {"--json", table, "--out", plot_path});
+                                             {"--json", table, "--out", plot_path}, why);
             std::error_code ec;
             fs::remove(table, ec);
             if (rc != 0)
                 throw std::runtime_error(
-                    fmt::format("--plot {}: the plot failed (scripts/plot_compare.py; needs "
-                                "python3-matplotlib)",
-                                plot_path));
+                    fmt::format("--plot {}: the plot failed (scripts/plot_compare.py: {})", plot_path,
+                                why.empty() ? "it did not run" : why));
         }
     }
 

@@ -213,12 +213,12 @@ int trend(const std::string& history, const std::string& entry, const std::strin
                                  runs::to_text(row[4]), runs::to_text(row[5]));
     if (!plot.empty()) {
         const std::string script = PULPSIM_SCRIPTS_DIR "/plot_trend.py";
+        std::string why;
         const int rc = run_python_script(
-            script, {"--history", history, "--entry", entry, "--region", region, "--out", plot});
-        // The script says why in its own line (matplotlib missing, ...); -1: it did not run at all.
+            script, {"--history", history, "--entry", entry, "--region", region, "--out", plot}, why);
         if (rc != 0)
-            throw std::runtime_error(fmt::format("--plot {}: the plot failed ({}{})", plot, script,
-                                                 rc < 0 ? " did not run" : ", its error above"));
+            throw std::runtime_error(fmt::format("--plot {}: the plot failed ({}: {})", plot, script,
+                                                 why.empty() ? "it did not run" : why));
     }
     return 0;
 }

@@ -65,12 +65,15 @@ bool draw_plots(const runs::SweepSpec& spec, const std::string& db, const std::s
                                   {"title", p.title},
                                   {"line", p.line}});
     plots["path"] = spec.path;
+    // A plot it refuses is one line of its own; anything else is one line here.
+    std::string why;
     const int code = run_python_script(
-        script, {"--db", db, "--sweep", spec.name, "--plots", plots.dump(), "--out", out_dir});
+        script, {"--db", db, "--sweep", spec.name, "--plots", plots.dump(), "--out", out_dir}, why,
+        kPlotRefused);
     if (code == kPlotRefused) return false;
     if (code != 0)
-        throw std::runtime_error(fmt::format("plots of {} failed ({} {}; needs python3-matplotlib)",
-                                             spec.name, PULPSIM_PLOT_PYTHON, script));
+        throw std::runtime_error(fmt::format("plots of {} failed ({} {}: {})", spec.name, PULPSIM_PLOT_PYTHON,
+                                             script, why.empty() ? "it did not run" : why));
     return true;
 }
 
