@@ -279,7 +279,8 @@ int command_regress(const std::vector<std::string>& args) {
         std::cout << desc
                   << "\nexit status: 0 every region within tolerance; 1 a region slower, missing, failed, or "
                      "faster\n"
-                     "(unless --allow-faster); with --update 0, or 1 if an entry failed; 2 bad input.\n";
+                     "(unless --allow-faster); with --update 0, or 1 if an entry failed; 2 bad input; 130\n"
+                     "interrupted.\n";
         return 0;
     }
     // An option of another mode would be ignored: refuse it.
@@ -404,8 +405,12 @@ int command_regress(const std::vector<std::string>& args) {
     options.label = "regress";
     if (runs::run_points(order, options, [&](const runs::DesignPoint& p, const runs::PointResult& r) {
             results[entry_of.at(&p)] = r;
-        }) == runs::RunnerEnd::Interrupted)
+        }) == runs::RunnerEnd::Interrupted) {
+        std::fprintf(stderr, "regress: interrupted; %s\n",
+                     init_mode ? "no baseline was written"
+                               : "no report, update or history entry was written");
         return 130;
+    }
 
     if (!init_out.empty()) {
         for (const auto& e : file.entries)

@@ -12,6 +12,7 @@ import argparse
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -154,6 +155,22 @@ def main():
     r2 = regress(quoted)
     check(r.returncode == 0 and r2.returncode == 0 and "odd #1: mm" in r2.stdout,
           f"--init of '{os.path.basename(odd)}': a baseline that reads back and passes ({r2.stderr.strip()})")
+
+    # SIGINT while the entries run: exit 130, one line saying nothing was written, and no report.
+    long_step = os.path.join(args.kernels, "pointwise_train_tiled.elf")
+    interrupted = os.path.join(w, "interrupted.yaml")
+    with open(interrupted, "w") as f:
+        f.write("entries:\n" + "".join(f"  - name: pw{i}\n    program: {long_step}\n    set: {{l2.size: 4MiB}}\n"
+                                         f"    regions:\n      pw_train: 1\n" for i in range(4)))
+    report = os.path.join(w, "interrupted.xml")
+    p = subprocess.Popen([args.sim, "regress", interrupted, "-j1", "--junit", report], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    time.sleep(2)  # past the start-up (hashing the simulator and the programs), inside the second entry
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=120)
+    check(p.returncode == 130 and err.strip().splitlines()[-1:] == [
+        "regress: interrupted; no report, update or history entry was written"] and not os.path.exists(report),
+        f"SIGINT mid-run: exit 130, one line, no report ({p.returncode}: {err.strip()[-200:]})")
 
     # Failed entries: a missing program and a program whose own check fails.
     broken = os.path.join(w, "broken.yaml")
