@@ -29,6 +29,12 @@ uint64_t parse_number(const std::string& option, const std::string& text, uint64
     } catch (const std::exception&) {
         used = 0;
     }
+    // Or a whole number in scientific notation, as the files take it (--max-cycles 1e9).
+    if ((digits.empty() || used != digits.size()) && !digits.empty() && digits[0] != '-')
+        if (const auto count = parse_count(digits)) {
+            used = digits.size();
+            v = *count;
+        }
     if (digits.empty() || used != digits.size())
         throw UsageError(fmt::format("{}: '{}' is not a non-negative integer", option, text));
     if (v > max) throw UsageError(fmt::format("{}: {} is larger than {}", option, text, max));

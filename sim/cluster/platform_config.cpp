@@ -511,6 +511,42 @@ std::optional<uint64_t> parse_size(std::string_view text) {
     return *v * scale;
 }
 
+// Written out exactly: no rounding through a double.
+std::optional<uint64_t> parse_count(const std::string& text) {
+    if (const auto v = parse_size(text)) return v;
+    const size_t e = text.find_first_of("eE");
+    const std::string mantissa = text.substr(0, e);
+    const std::string exponent = e == std::string::npos ? "0" : text.substr(e + 1);
+    const size_t dot = mantissa.find('.');
+    std::string digits = mantissa.substr(0, dot);
+    const std::string fraction = dot == std::string::npos ? "" : mantissa.substr(dot + 1);
+    const std::string_view exp_digits =
+        !exponent.empty() && exponent[0] == '+' ? std::string_view(exponent).substr(1) : exponent;
+    auto all_digits = [](std::string_view t) {
+        return std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; });
+    };
+    if (digits.empty() || !all_digits(digits) || !all_digits(fraction) || exp_digits.empty() ||
+        exp_digits.size() > 4 || !all_digits(exp_digits))
+        return std::nullopt;
+    digits += fraction;
+    long shift = std::stol(std::string(exp_digits)) - static_cast<long>(fraction.size());
+    while (shift < 0 && digits.size() > 1 && digits.back() == '0') {
+        digits.pop_back();
+        ++shift;
+    }
+    if (shift < 0) return std::nullopt; // a fraction of a cycle
+    uint64_t v = 0;
+    for (char c : digits) {
+        if (v > (UINT64_MAX - 9) / 10) return std::nullopt;
+        v = v * 10 + static_cast<uint64_t>(c - '0');
+    }
+    for (long i = 0; i < shift && v != 0; ++i) {
+        if (v > UINT64_MAX / 10) return std::nullopt;
+        v *= 10;
+    }
+    return v;
+}
+
 PlatformConfig load_platform(const std::string& path) {
     const std::string text = read_file(path);
     YAML::Node root;

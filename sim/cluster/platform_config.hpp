@@ -138,6 +138,9 @@ std::string platform_key_hint(std::string_view key);
 
 // A byte count: decimal or 0x-hex, optionally followed by KiB, MiB or GiB ("64KiB", "0x10000").
 std::optional<uint64_t> parse_size(std::string_view text);
+// A count such as a cycle limit: what parse_size() reads, or a decimal in scientific notation ("1e9",
+// "1.5e9") whose value is a whole number, read exactly.
+std::optional<uint64_t> parse_count(const std::string& text);
 
 // The per-core pipeline parameters the hart model takes.
 CoreTiming core_timing(const PlatformConfig& config);

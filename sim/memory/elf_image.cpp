@@ -91,12 +91,14 @@ ElfImage ElfImage::load(const std::string& path) {
     if (!ident) file.fail("truncated ELF header");
     GElf_Ehdr ehdr;
     if (!gelf_getehdr(elf, &ehdr)) file.fail("truncated ELF header");
+    // Before the machine field, which libelf reads in the file's byte order.
+    if (ident[EI_DATA] != ELFDATA2LSB)
+        file.fail("big-endian ELF, expected a little-endian 32-bit RISC-V ELF");
     const bool is32 = ident[EI_CLASS] == ELFCLASS32;
     if (ehdr.e_machine != EM_RISCV)
         file.fail(fmt::format("{} {}-bit ELF, expected a 32-bit RISC-V ELF", machine_name(ehdr.e_machine),
                               is32 ? 32 : 64));
     if (!is32) file.fail("64-bit RISC-V ELF, expected a 32-bit (RV32) ELF");
-    if (ident[EI_DATA] != ELFDATA2LSB) file.fail("big-endian ELF, expected little-endian RISC-V");
     if (ehdr.e_type != ET_EXEC) file.fail("not an executable (ELF type is not EXEC)");
 
     ElfImage image;

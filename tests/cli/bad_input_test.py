@@ -173,6 +173,7 @@ def main():
     phnum_xnum = patched(cluster_matmul, os.path.join(w, "phnum_xnum.elf"),
                          lambda d: struct.pack_into("<H", d, 0x2C, 0xFFFF))
     phoff, = struct.unpack_from("<I", open(cluster_matmul, "rb").read(), 0x1C)
+    big_endian = patched(cluster_matmul, os.path.join(w, "big_endian.elf"), lambda d: d.__setitem__(5, 2))
     write_words = [addi(A0, ZERO, 9), lui(A1, base >> 12), addi(A2, ZERO, 4), addi(A7, ZERO, 64), ECALL,
                    addi(A0, ZERO, 0), addi(A7, ZERO, 93), ECALL]
     write_fd9 = write_program(os.path.join(w, "write_fd9.elf"), [segment(base, write_words, executable=True)], base)
@@ -208,6 +209,8 @@ def main():
         ("text file", ["run", "--bare", text_file], 2, r"notes\.txt: not an ELF file"),
         ("x86-64 ELF", ["run", "--bare", "/bin/sh"], 2, r"/bin/sh: x86-64 64-bit ELF, expected a 32-bit RISC-V ELF"),
         ("64-bit RISC-V ELF", ["run", "--bare", rv64], 2, r"rv64\.elf: 64-bit RISC-V ELF"),
+        # Named as such, not by the machine number its byte-swapped header would give.
+        ("big-endian ELF", ["run", big_endian], 2, r"big_endian\.elf: big-endian ELF, expected a little-endian"),
         ("no room for the stack", ["run", "--bare", p("huge_bss")], 2,
          r"huge_bss\.elf: no room for a 1024 KiB stack above the program \(ends at 0xffff[0-9a-f]{4}\)"),
         ("a region past 2 GiB", ["run", "--bare", low_2gib], 2,
@@ -232,6 +235,11 @@ def main():
          r"store at address 0x40000000 outside every memory \(pc 0x80000004"),
         ("runaway", ["run", "--bare", "--max-cycles", "5000", p("runaway")], 4,
          r"did not finish within --max-cycles 5000"),
+        # Scientific notation, as the help's default (1e10) and the sweep files write it: a whole number only.
+        ("runaway, a limit in scientific notation", ["run", "--bare", "--max-cycles", "2.5e3", p("runaway")], 4,
+         r"did not finish within --max-cycles 2500 "),
+        ("a fraction of a cycle", ["run", "--bare", "--max-cycles", "25e-1", p("runaway")], 2,
+         r"--max-cycles: '25e-1' is not a non-negative integer"),
         # Under the default --max-cycles: each repeats its trap with nothing changed, a livelock found at once.
         ("a trap handler that cannot be fetched", ["run", "--bare", p("unfetchable_trap_handler")], 3,
          r"livelock at cycle \d{1,3}: the instruction access fault at pc 0x40000000 goes to the handler at "
