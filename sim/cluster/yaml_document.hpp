@@ -14,9 +14,10 @@ namespace pulpsim {
 // malformed YAML and for a second document.
 YAML::Node load_one_document(const std::string& text);
 
-// The line of the file a node starts on, counted from 1 as an error message names it.
+// The line of the file a node starts on, counted from 1 as an error message names it; line 1 for the
+// Null node of an empty file, which has no mark.
 inline int line_of(const YAML::Node& n) {
-    return n.Mark().line + 1;
+    return n.Mark().line < 0 ? 1 : n.Mark().line + 1;
 }
 // What a node is, for "expects a value, got a list".
 std::string_view node_kind(const YAML::Node& n);

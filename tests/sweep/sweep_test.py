@@ -71,6 +71,8 @@ def bad_specs(sim, work, kernels):
          "'banana.split' is not a key of the platform (known sections: platform, cluster, tcdm,"),
         ("bad-value", f"program: {elf}\ngrid:\n  tcdm.size: [64KiB, lots]\n", 3, "tcdm.size"),
         ("empty-axis", f"program: {elf}\ngrid:\n  dma.bandwidth_bits: []\n", 3, "dma.bandwidth_bits"),
+        # An empty file is named at its first line, not at a line 0.
+        ("empty-file", "", 1, "expected a sweep"),
         ("scalar-axis", f"program: {elf}\ngrid:\n  dma.bandwidth_bits: 8\n", 3, "dma.bandwidth_bits"),
         ("twice", f"program: {elf}\nset:\n  tcdm.size: 64KiB\ngrid:\n  tcdm.size: [64KiB]\n", 5, "tcdm.size"),
         ("zip-lengths", f"program: {elf}\nzip:\n  cluster.cores: [1, 2]\n  fpu.count: [1, 2, 4]\n", 4,
