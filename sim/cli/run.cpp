@@ -274,7 +274,8 @@ int command_run(const std::vector<std::string>& args) {
                 throw UsageError(fmt::format("--set {}: bare mode takes only the fpu.* timing keys", s));
     pulpsim::apply_overrides(config, sets);
     if (!quantum.empty()) {
-        config.engine.quantum = parse_number("--quantum", quantum);
+        config.engine.quantum =
+            parse_number("--quantum", quantum, 1'000'000'000); // as engine.quantum takes it
         if (config.engine.quantum == 0) throw UsageError("--quantum: must be at least 1");
     }
 

@@ -429,6 +429,9 @@ void check_output_path(const std::string& path) {
         throw std::runtime_error(
             fmt::format("{}: cannot write: {}", path,
                         std::filesystem::is_directory(st) ? "is a directory" : "not a regular file"));
+    // A file its owner made read-only is not replaced behind their back.
+    if (std::filesystem::exists(st) && access(target.c_str(), W_OK) != 0)
+        throw std::runtime_error(fmt::format("{}: cannot write: {}", path, std::strerror(errno)));
     const auto dir = target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
     if (!std::filesystem::is_directory(dir, ec))
         throw std::runtime_error(fmt::format("{}: cannot write: no folder {}", path, dir.string()));
@@ -480,6 +483,10 @@ void write_files_atomically(const std::vector<std::pair<std::string, FileWriter>
         }
     }
     for (size_t i = 0; i < staged.size(); ++i) {
+        // A file replaced keeps its permissions.
+        const auto kept = std::filesystem::status(staged[i].second, ec);
+        if (!ec && std::filesystem::exists(kept))
+            std::filesystem::permissions(staged[i].first, kept.permissions(), ec);
         std::filesystem::rename(staged[i].first, staged[i].second, ec);
         if (ec) {
             const std::string why = ec.message(); // before discard() reuses ec

@@ -72,6 +72,11 @@ def main():
     r = run("-q", "--report-json", link, args.cluster_elf)
     check(r.returncode == 0 and os.path.islink(link) and json.load(open(target))["cycles"] > 0,
           "a symlink as the report is written through and stays a symlink")
+    # A report written again keeps the permissions its owner gave the file.
+    os.chmod(target, 0o640)
+    r = run("-q", "--report-json", target, args.cluster_elf)
+    mode = stat.S_IMODE(os.stat(target).st_mode)
+    check(r.returncode == 0 and mode == 0o640, f"a report written over an 0640 file keeps 0640 ({mode:o})")
 
     # An output naming an input, by the same path or through a link, is refused and the input stays as it was.
     program = os.path.join(w, "program.elf")
