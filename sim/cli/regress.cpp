@@ -193,8 +193,7 @@ void append_history(runs::ResultsStore& store, const std::string& baseline, cons
 int trend(const std::string& history, const std::string& entry, const std::string& region,
           const std::string& plot) {
     if (!fs::is_regular_file(history)) throw UsageError(fmt::format("--history {}: no such file", history));
-    runs::ResultsStore store(history);
-    create_history(store);
+    const runs::ResultsStore store(history, runs::ResultsStore::ReadOnly{"regress_runs", "recorded runs"});
     const auto q = store.query("SELECT r.id, r.started_at, substr(r.git_commit, 1, 10), g.entry, g.region, "
                                "g.cycles FROM regress_runs r"
                                " JOIN regress_regions g ON g.run_id = r.id WHERE (? = '' OR g.entry = ?) AND "

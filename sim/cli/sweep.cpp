@@ -211,9 +211,18 @@ int command_sweep(const std::vector<std::string>& args) {
     }
     const bool draws = export_format.empty() && !spec.plots.empty() && !vm.count("no-plots");
     if (draws) make_plot_folder(out_dir);
-    make_parent_folder("--db", db);
-    runs::ResultsStore store(db);
-    store.record_sweep(spec, points);
+    // An export only reads: a database the user may not write to will do. A sweep and --no-run record the
+    // sweep's points, which the plots read.
+    const bool exports = !export_format.empty();
+    if (!run && !exports && access(db.c_str(), W_OK) != 0)
+        throw UsageError(
+            fmt::format("--db {}: cannot write to it ({}), and --no-run records the sweep's points "
+                        "for its plots; --export reads it alone",
+                        db, std::strerror(errno)));
+    if (!exports) make_parent_folder("--db", db);
+    runs::ResultsStore store =
+        exports ? runs::ResultsStore(db, runs::ResultsStore::ReadOnly{}) : runs::ResultsStore(db);
+    if (!exports) store.record_sweep(spec, points);
 
     int status = 0;
     if (run) {

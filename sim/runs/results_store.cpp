@@ -141,24 +141,38 @@ std::string to_text(const Value& v) {
 }
 
 ResultsStore::ResultsStore(const std::string& path) : path_(path) {
-    if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) !=
-        SQLITE_OK) {
+    open(SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, [this] {
+        // WAL: readers (plots, queries) never block the sweep that writes.
+        exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;");
+        create_schema();
+    });
+}
+
+ResultsStore::ResultsStore(const std::string& path, const ReadOnly& reading) : path_(path) {
+    open(SQLITE_OPEN_READONLY, [&] {
+        if (query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", {reading.table})
+                .rows.empty())
+            throw std::runtime_error(fmt::format("{}: holds no {} yet", path_, reading.holding));
+    });
+}
+
+void ResultsStore::open(int flags, const std::function<void()>& then) {
+    if (sqlite3_open_v2(path_.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
         const std::string why = db_ ? sqlite3_errmsg(db_) : "out of memory";
         sqlite3_close(db_);
-        throw std::runtime_error(fmt::format("{}: cannot open the results database: {}", path, why));
+        db_ = nullptr;
+        throw std::runtime_error(fmt::format("{}: cannot open the results database: {}", path_, why));
     }
     sqlite3_busy_timeout(db_, 30000);
     try {
         check_owner();
-        // WAL: readers (plots, queries) never block the sweep that writes.
-        exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;");
-        create_schema();
+        then();
     } catch (const std::exception& e) {
         sqlite3_close(db_);
         db_ = nullptr;
         const std::string what = e.what();
         throw std::runtime_error(what.find("not a database") != std::string::npos
-                                     ? fmt::format("{}: not a pulpsim results database (not SQLite)", path)
+                                     ? fmt::format("{}: not a pulpsim results database (not SQLite)", path_)
                                      : what);
     }
 }

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <set>
 #include <string>
 #include <variant>
@@ -51,6 +52,13 @@ class ResultsStore {
 
     // Opens (creating if needed) the database; a one-line error naming the file if it cannot.
     explicit ResultsStore(const std::string& path);
+    // Opens an existing database only to read it (an export, a trend): a file the user may not write to
+    // will do. It must hold `table`; the schema is not brought up to date.
+    struct ReadOnly {
+        std::string table = "points";
+        std::string holding = "results"; // what the error says the file lacks
+    };
+    ResultsStore(const std::string& path, const ReadOnly& reading);
     ~ResultsStore();
     ResultsStore(const ResultsStore&) = delete;
     ResultsStore& operator=(const ResultsStore&) = delete;
@@ -67,6 +75,9 @@ class ResultsStore {
     QueryResult query(const std::string& sql, const std::vector<Value>& binds = {}) const;
 
   private:
+    // Opens path_ with the sqlite3_open_v2 `flags`, checks its owner, then runs `then`; on any error the
+    // database is closed again and the error names the file.
+    void open(int flags, const std::function<void()>& then);
     void exec(const std::string& sql) const;
     // Throws for a SQLite file another program made: nothing of it may change.
     void check_owner() const;
