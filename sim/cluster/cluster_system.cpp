@@ -152,10 +152,13 @@ ClusterMachine::ClusterMachine(const ElfImage& elf, const PlatformConfig& config
 
 void ClusterMachine::place_program() {
     const uint64_t tcdm_lo = config_.tcdm.base;
+    // The TCDM's address window: up to the cluster's peripherals when it lies below them.
+    const uint64_t tcdm_window_end =
+        tcdm_lo < kClusterPeripheralsBase ? kClusterPeripheralsBase : tcdm_lo + (16u << 20);
     // The linker may reserve more TCDM than the platform has: only what the program uses must fit.
     for (const ElfSegment& s : elf_.segments()) {
         const uint64_t lo = s.vaddr, hi = uint64_t{s.vaddr} + s.memsz;
-        if (lo >= tcdm_lo && lo < tcdm_lo + (16u << 20) && !bus_.find_ram(s.vaddr, s.memsz)) {
+        if (lo >= tcdm_lo && lo < tcdm_window_end && !bus_.find_ram(s.vaddr, s.memsz)) {
             if (lo >= tcdm_lo && hi > tcdm_lo + config_.tcdm.size)
                 throw std::runtime_error(fmt::format(
                     "{}: the program's L1 data [{:#010x}, {:#010x}) needs {} of TCDM but tcdm.size is {} "

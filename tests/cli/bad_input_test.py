@@ -174,6 +174,9 @@ def main():
                          lambda d: struct.pack_into("<H", d, 0x2C, 0xFFFF))
     phoff, = struct.unpack_from("<I", open(cluster_matmul, "rb").read(), 0x1C)
     big_endian = patched(cluster_matmul, os.path.join(w, "big_endian.elf"), lambda d: d.__setitem__(5, 2))
+    in_peripherals = write_program(os.path.join(w, "in_peripherals.elf"),
+                                   [segment(0x1C000000, [ECALL], executable=True), segment(0x10200000, [0] * 4)],
+                                   0x1C000000)
     write_words = [addi(A0, ZERO, 9), lui(A1, base >> 12), addi(A2, ZERO, 4), addi(A7, ZERO, 64), ECALL,
                    addi(A0, ZERO, 0), addi(A7, ZERO, 93), ECALL]
     write_fd9 = write_program(os.path.join(w, "write_fd9.elf"), [segment(base, write_words, executable=True)], base)
@@ -263,6 +266,9 @@ def main():
          r"--set tcdm.size=128KiB: bare mode takes only the fpu"),
         ("TCDM too small", ["run", "--set", "tcdm.size=16KiB", cluster_matmul], 2,
          r"needs 57 KiB of TCDM but tcdm.size is 16 KiB"),
+        # The cluster's peripherals are no part of the TCDM: no size of it would hold the segment.
+        ("a segment among the peripherals", ["run", in_peripherals], 2,
+         r"segment \[0x10200000, 0x10200010\) lies outside the modelled memory"),
         ("bad platform value", ["run", "--set", "tcdm.banks=12", p("runaway")], 2, r"tcdm.banks"),
         ("deadlock", ["run", p("cluster_deadlock")], 3, r"deadlock at cycle \d+: every core is asleep"),
         ("region closed by another core", ["run", p("region_other_core")], 3,
