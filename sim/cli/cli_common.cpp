@@ -1,19 +1,18 @@
 #include "cli/cli_common.hpp"
 
 #include <cctype>
-#include <cerrno>
 #include <cstdio>
 #include <filesystem>
 #include <fmt/format.h>
 #include <iostream>
 #include <spdlog/spdlog.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cluster/platform_config.hpp"
 #include "cluster/printable.hpp"
 #include "cluster/report.hpp"
 #include "memory/elf_image.hpp"
+#include "runs/child_process.hpp"
 
 namespace pulpsim::cli {
 
@@ -204,48 +203,23 @@ std::function<int(const std::vector<std::string>&)> point_run_verb() {
 
 int run_python_script(const std::string& script, const std::vector<std::string>& args, std::string& why,
                       int passed_status) {
-    std::vector<std::string> all = {PULPSIM_PLOT_PYTHON, script};
-    all.insert(all.end(), args.begin(), args.end());
-    std::vector<char*> argv;
-    for (auto& a : all)
-        argv.push_back(a.data());
-    argv.push_back(nullptr);
-    std::fflush(stdout);
-    std::fflush(stderr);
-    int errors[2];
-    if (pipe(errors) != 0) return -1;
-    const pid_t pid = fork();
-    if (pid < 0) {
-        close(errors[0]);
-        close(errors[1]);
+    std::vector<std::string> argv = {PULPSIM_PLOT_PYTHON, script};
+    argv.insert(argv.end(), args.begin(), args.end());
+    runs::ChildOutcome run;
+    try {
+        run = runs::run_capturing(argv, STDERR_FILENO);
+    } catch (const std::exception&) {
         return -1;
     }
-    if (pid == 0) {
-        dup2(errors[1], STDERR_FILENO);
-        close(errors[0]);
-        close(errors[1]);
-        execvp(argv[0], argv.data());
-        _exit(127);
+    if (run.status == 0 || run.status == passed_status) {
+        std::fwrite(run.captured.data(), 1, run.captured.size(), stderr);
+        return run.status;
     }
-    close(errors[1]);
-    std::string text;
-    char buffer[4096];
-    for (ssize_t n; (n = read(errors[0], buffer, sizeof buffer)) != 0;)
-        if (n > 0)
-            text.append(buffer, static_cast<size_t>(n));
-        else if (errno != EINTR)
-            break;
-    close(errors[0]);
-    int status = 0;
-    const int code = waitpid(pid, &status, 0) == pid && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    if (code == 0 || code == passed_status) {
-        std::fwrite(text.data(), 1, text.size(), stderr);
-        return code;
-    }
+    std::string& text = run.captured;
     while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
         text.pop_back();
     why = printable(text.substr(text.find_last_of('\n') + 1));
-    return code;
+    return run.status;
 }
 
 } // namespace pulpsim::cli

@@ -73,10 +73,9 @@ uint64_t free_tcdm_bytes(const ElfImage& elf, const PlatformConfig& config);
 std::function<int(const std::vector<std::string>&)> point_run_verb();
 
 // Runs a helper script of the source tree (scripts/*.py) with the Python that imports matplotlib and
-// waits for it: its exit status, or -1 when it could not start or was killed. No shell is involved, so
-// paths need no quoting. Its standard error goes on to ours when it exits with 0 or `passed_status`;
-// otherwise its last line (what a Python traceback ends with) goes to `why`, for the caller's one-line
-// error.
+// waits for it: its exit status as runs::run_capturing gives it, or -1 when no process could be made. Its
+// standard error goes on to ours when it exits with 0 or `passed_status`; otherwise its last line (what a
+// Python traceback ends with) goes to `why`, for the caller's one-line error.
 int run_python_script(const std::string& script, const std::vector<std::string>& args, std::string& why,
                       int passed_status = 0);
 

@@ -371,7 +371,7 @@ std::vector<RegressRow> compare_entry(const BaselineEntry& entry, const PointRes
 
 namespace {
 
-// The edited text read back must give each updated entry the run's regions and figures and leave the others
+// The edited text read back must give each updated entry the run's regions and cycles and leave the others
 // as they were: edits by line and column cannot keep every YAML layout.
 void check_updated(const BaselineFile& file, const std::string& text,
                    const std::map<std::string, PointResult>& results) {

@@ -1,17 +1,15 @@
 #include "runs/slurm_backend.hpp"
 
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cluster/report.hpp"
+#include "runs/child_process.hpp"
 #include "runs/point_runner.hpp"
 
 namespace fs = std::filesystem;
@@ -28,33 +26,8 @@ std::string read_text(const fs::path& path) {
 
 // Runs a Slurm client command and returns its stdout; throws a one-line error if it cannot run or fails.
 std::string slurm_command(const std::vector<std::string>& args, int* exit_code = nullptr) {
-    int pipe_fds[2];
-    if (pipe(pipe_fds) != 0) throw std::runtime_error(fmt::format("pipe: {}", std::strerror(errno)));
-    const pid_t pid = fork();
-    if (pid < 0) throw std::runtime_error(fmt::format("fork: {}", std::strerror(errno)));
-    if (pid == 0) {
-        dup2(pipe_fds[1], 1);
-        close(pipe_fds[0]);
-        close(pipe_fds[1]);
-        std::vector<char*> argv;
-        std::vector<std::string> copy = args;
-        for (auto& a : copy)
-            argv.push_back(a.data());
-        argv.push_back(nullptr);
-        execvp(argv[0], argv.data());
-        _exit(127);
-    }
-    close(pipe_fds[1]);
-    std::string out;
-    char buf[4096];
-    ssize_t n;
-    while ((n = read(pipe_fds[0], buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR))
-        if (n > 0) out.append(buf, static_cast<size_t>(n));
-    close(pipe_fds[0]);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    const ChildOutcome run = run_capturing(args, STDOUT_FILENO);
+    const int code = run.status;
     if (code == 127)
         throw std::runtime_error(
             fmt::format("{}: not found (the Slurm backend needs Slurm's client commands, "
@@ -64,7 +37,7 @@ std::string slurm_command(const std::vector<std::string>& args, int* exit_code =
         *exit_code = code;
     else if (code != 0)
         throw std::runtime_error(fmt::format("{} failed with exit status {}", args.front(), code));
-    return out;
+    return run.captured;
 }
 
 nlohmann::json result_json(const std::string& id, const PointResult& r) {
