@@ -142,11 +142,11 @@ def main():
         if keeps:
             check(r.returncode == 0 and regress(path).returncode == 0 and keeps in after and
                   str(baseline_cycles) in after,
-                  f"--update on a {name} number: updated in place, and the file passes ({after.strip()!r})")
+                  f"--update, {name}: updated in place, and the file passes ({after.strip()!r})")
         else:
             lines = r.stderr.strip().splitlines()
             check(r.returncode == 2 and len(lines) == 1 and path in lines[0] and after == layout,
-                  f"--update on a {name} number: one line, the file unchanged ({r.stderr.strip()})")
+                  f"--update, {name}: one line, the file unchanged ({r.stderr.strip()})")
 
     # --init quotes what YAML would otherwise misread: a ':' or '#' in a program's path or its name.
     odd = shutil.copy(prog, os.path.join(w, "odd #1: mm.elf"))
