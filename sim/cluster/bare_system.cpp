@@ -190,6 +190,14 @@ BareSystem::BareSystem(sc_core::sc_module_name name, const ElfImage& elf, const 
                                   fmt::format("livelock at cycle {}: the instruction at pc {:#010x} jumps to "
                                               "itself: the program can never go on",
                                               hart.cycle(), hart.pc()));
+            Hart* const harts[] = {&hart};
+            if (!hart.stopped() && closed_loop_.check(harts, hart.cycle()))
+                hart.request_stop(
+                    StopReason::Error, 3,
+                    fmt::format("livelock at cycle {}: the core loops through the same registers "
+                                "again and again (pc {:#010x}), reading only memory it does not "
+                                "write: the program can never go on",
+                                hart.cycle(), hart.pc()));
             return hart.cycle();
         },
         [this] { return machine_.hart().stopped(); }, progress);

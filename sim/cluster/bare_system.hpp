@@ -9,6 +9,7 @@
 #include "cluster/bare_memory_map.hpp"
 #include "cluster/clock_engine.hpp"
 #include "cluster/host_services.hpp"
+#include "core/closed_loop_watch.hpp"
 #include "core/hart.hpp"
 #include "memory/address_map.hpp"
 #include "memory/elf_image.hpp"
@@ -83,6 +84,7 @@ class BareSystem : public sc_core::sc_module {
   private:
     BareMachine machine_;
     std::unique_ptr<ClockEngine> engine_;
+    ClosedLoopWatch closed_loop_;
 };
 
 } // namespace pulpsim

@@ -65,6 +65,19 @@ bool ClusterEngine::dma_goes_first(uint64_t step_end) {
     return dma_turn_;
 }
 
+std::string core_ranges(const std::vector<unsigned>& cores) {
+    std::string list;
+    for (size_t i = 0; i < cores.size();) {
+        size_t j = i;
+        while (j + 1 < cores.size() && cores[j + 1] == cores[j] + 1)
+            ++j;
+        list += fmt::format("{}{}", list.empty() ? "" : ",",
+                            j == i ? fmt::format("{}", cores[i]) : fmt::format("{}-{}", cores[i], cores[j]));
+        i = j + 1;
+    }
+    return list;
+}
+
 void ClusterEngine::report_deadlock() {
     std::string where;
     for (const Hart* h : harts_)
@@ -96,6 +109,27 @@ void ClusterEngine::stop_if_spinning_forever() {
     stopper_ = spinning;
 }
 
+void ClusterEngine::stop_if_looping_forever() {
+    if (finished_) return;
+    if ((dma_ && dma_->busy()) || next_wake() != UINT64_MAX) {
+        closed_loops_.restart();
+        return;
+    }
+    if (!closed_loops_.check(harts_, now_)) return;
+    std::vector<unsigned> cores;
+    for (unsigned i : closed_loops_.looping())
+        cores.push_back(harts_[i]->hartid());
+    Hart* stopper = harts_[closed_loops_.looping().front()];
+    stopper->request_stop(
+        StopReason::Error, 3,
+        fmt::format("livelock at cycle {}: core{} {} loop{} through the same registers again and "
+                    "again, reading only memory that no core and no DMA transfer writes, with "
+                    "every other core asleep and the DMA idle: the program can never go on",
+                    now_, cores.size() == 1 ? "" : "s", core_ranges(cores), cores.size() == 1 ? "s" : ""));
+    finished_ = true;
+    stopper_ = stopper;
+}
+
 bool ClusterEngine::run_lone(Hart& lone, uint64_t target) {
     // Nothing can interleave with it until the next wake-up: let it run in its own loop. A core that starts
     // a DMA transfer ends its run there.
@@ -114,6 +148,7 @@ uint64_t ClusterEngine::advance(uint64_t target) {
     const uint64_t reached =
         lookahead_ == 1 && !reference_loop_ ? advance_lockstep(target) : advance_in_steps(target);
     stop_if_spinning_forever();
+    stop_if_looping_forever();
     return reached;
 }
 

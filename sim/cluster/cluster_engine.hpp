@@ -30,11 +30,15 @@
 
 #include "cluster/event_unit.hpp"
 #include "cluster/platform_config.hpp"
+#include "core/closed_loop_watch.hpp"
 #include "core/hart.hpp"
 #include "dma/dma_unit.hpp"
 #include "memory/tcdm_interconnect.hpp"
 
 namespace pulpsim {
+
+// "0,3-5,7" for cores 0, 3, 4, 5 and 7 (in ascending order).
+std::string core_ranges(const std::vector<unsigned>& cores);
 
 class ClusterEngine : public IssueOrder {
   public:
@@ -51,6 +55,9 @@ class ClusterEngine : public IssueOrder {
     // Ends the run with an error when it provably never ends: every awake core jumps to itself, the DMA is
     // idle and no wake-up is due, so nothing can ever change. Checked once per advance (a quantum).
     void stop_if_spinning_forever();
+    // The same for awake cores that loop through their registers reading memory nothing writes
+    // (ClosedLoopWatch), checked at most every 65,536 cycles.
+    void stop_if_looping_forever();
     // The core whose stop ended the run.
     const Hart* stopper() const { return stopper_; }
     uint64_t cycle() const { return now_; }
@@ -94,6 +101,7 @@ class ClusterEngine : public IssueOrder {
     uint64_t now_ = 0;
     bool finished_ = false;
     const Hart* stopper_ = nullptr;
+    ClosedLoopWatch closed_loops_;
 };
 
 } // namespace pulpsim

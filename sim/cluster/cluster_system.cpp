@@ -256,18 +256,8 @@ std::string ClusterMachine::where_cores_stand() const {
     }
     std::string text;
     for (const auto& [where, cores] : groups) {
-        std::string list;
-        for (size_t i = 0; i < cores.size();) {
-            size_t j = i;
-            while (j + 1 < cores.size() && cores[j + 1] == cores[j] + 1)
-                ++j;
-            list +=
-                fmt::format("{}{}", list.empty() ? "" : ",",
-                            j == i ? fmt::format("{}", cores[i]) : fmt::format("{}-{}", cores[i], cores[j]));
-            i = j + 1;
-        }
-        text += fmt::format("{}core{} {} {}", text.empty() ? "" : "; ", cores.size() == 1 ? "" : "s", list,
-                            where);
+        text += fmt::format("{}core{} {} {}", text.empty() ? "" : "; ", cores.size() == 1 ? "" : "s",
+                            core_ranges(cores), where);
     }
     return text;
 }

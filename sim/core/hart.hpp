@@ -265,6 +265,11 @@ class Hart {
     // Ends the run as a livelock, exit 3, when a trap repeats the one before with nothing changed
     // (TrapLoopWatch). Only for a core alone with its memories: in a cluster, others may change them.
     void watch_for_trap_loops() { trap_loop_watch_ = std::make_unique<TrapLoopWatch>(bus_); }
+    // Every register and CSR whose value can steer what the program does next, and the pc.
+    void architectural_state(std::vector<uint32_t>& out) const;
+    // Reads whose answer may differ from one run through the same code to the next, other than the
+    // devices the address map counts: host calls, watched stores (the host acts on them), counter CSRs.
+    uint64_t outside_reads() const { return outside_reads_; }
     // Whether the instruction at pc is a jump, or a branch taken on today's registers, to itself and no
     // hardware loop ends there: the core then repeats it forever, changing nothing but time, unless
     // something outside it (another core, the DMA, an event) acts.
@@ -902,13 +907,9 @@ class Hart {
     unsigned ahead_len_ = 0; // entries of its latest run ahead (older ones precede its last turn)
     const IssueOrder* issue_order_ = nullptr;
 
-    // Reads whose answer may differ from one run through the same code to the next, other than the
-    // devices the address map counts: host calls, watched stores (the host acts on them), counter CSRs.
-    uint64_t outside_reads_ = 0;
+    uint64_t outside_reads_ = 0; // outside_reads()
     std::unique_ptr<TrapLoopWatch> trap_loop_watch_;
     std::vector<uint32_t> trap_state_; // architectural_state's last answer, kept for its storage
-    // Every register and CSR whose value can steer what the program does next, and the pc.
-    void architectural_state(std::vector<uint32_t>& out) const;
     void check_trap_loop();
 
     friend class HartTestAccess;

@@ -6,8 +6,12 @@ not detected). A loop that changes a register on each turn is not one: it still 
 In bare mode a trap taken again with every register, CSR and memory byte as at the trap before is one too
 (hours of simulation at a few microseconds per trap); a handler that counts its traps in memory, or one that
 waits for mcycle to pass a deadline, is not.
+Cores polling memory that nothing writes, in a cluster or alone, are one as well: each comes back to the same
+registers with no store, device access or counter read by any core. Cores counting their polls in a register,
+reading mcycle, or polling a flag another core sets late are not.
 """
 import argparse
+import json
 import re
 import subprocess
 import sys
@@ -40,7 +44,12 @@ def main():
     ap.add_argument("--bare-trap-retry", required=True)
     ap.add_argument("--bare-trap-counting", required=True)
     ap.add_argument("--bare-trap-deadline", required=True)
+    ap.add_argument("--bare-poll", required=True)
+    ap.add_argument("--cluster-poll", required=True, nargs=5, help="livelock_poll.c built with POLL_MODE 1 to 5")
+    ap.add_argument("--vega", required=True, help="configs/platforms/vega.yaml")
+    ap.add_argument("--workdir", required=True)
     a = ap.parse_args()
+    os.makedirs(a.workdir, exist_ok=True)
 
     r = run(a.sim, "run", a.cluster_elf)
     err = r.stderr.strip() if r else "timed out"
@@ -94,7 +103,62 @@ def main():
     check(r is not None and r.returncode == 5 and "livelock" not in err,
           f"bare: a handler that retries until mcycle passes a deadline reads time, so it is not a livelock: it "
           f"exits 5 ({err[-300:]})")
+    polls(a)
     return check.exit_status()
+
+
+def polls(a):
+    """Polling loops on memory nothing writes: no instruction jumps to itself, yet nothing can change."""
+    every, master, set_late, counting, deadline = a.cluster_poll
+    for platform in ([], ["--platform", a.vega]):
+        for engine in ([], ["--set", "engine.lookahead=16"]):
+            label = " ".join(["vega" if platform else "pulp-open", *engine[1:]])
+            r = run(a.sim, "run", "-q", *platform, *engine, every)
+            err = r.stderr.strip() if r else "timed out"
+            m = re.search(r"core 0: livelock at cycle (\d+): cores 0-7 loop through the same registers again and "
+                          r"again, reading only memory that no core and no DMA transfer writes.*"
+                          r"\[in poll\+0x[0-9a-f]+\]$", err)
+            check(r is not None and r.returncode == 3 and m is not None and len(err.splitlines()) == 1 and
+                  int(m.group(1)) < 10**6,
+                  f"{label}: eight cores polling a flag nothing sets are a livelock, found within a million cycles, "
+                  f"exit 3 ({err[-300:]})")
+
+    r = run(a.sim, "run", "-q", master)
+    err = r.stderr.strip() if r else "timed out"
+    check(r is not None and r.returncode == 3 and
+          re.search(r"core 0: livelock at cycle \d+: core 0 loops through the same registers .*\[in main\+0x", err),
+          f"core 0 polling after the workers went back to sleep is a livelock, exit 3 ({err[-300:]})")
+
+    for platform in ([], ["--platform", a.vega]):
+        report = os.path.join(a.workdir, "set_late.json")
+        r = run(a.sim, "run", "-q", "--report-json", report, *platform, set_late)
+        cycles = None
+        if r is not None and r.returncode == 0:
+            with open(report) as f:
+                cycles = json.load(f)["cycles"]
+        check(cycles is not None and cycles > 800_000,
+              f"{'vega' if platform else 'pulp-open'}: seven cores polling while core 0 counts in a register for a "
+              f"million cycles before it sets the flag is no livelock: the program ends, exit 0 "
+              f"({cycles} cycles; {r.stderr.strip()[-300:] if r else 'timed out'})")
+
+    r = run(a.sim, "run", "-q", "--max-cycles", "2000000", counting)
+    err = r.stderr.strip() if r else "timed out"
+    check(r is not None and r.returncode == 4 and "livelock at" not in err and "--max-cycles 2000000" in err,
+          f"cores that count their polls in a register are no livelock: they run to --max-cycles ({err[-200:]})")
+
+    r = run(a.sim, "run", "-q", deadline)
+    err = r.stderr.strip() if r else "timed out"
+    check(r is not None and r.returncode == 0 and "livelock at" not in err,
+          f"cores that poll until mcycle passes a deadline read time: no livelock, the program ends ({err[-200:]})")
+
+    r = run(a.sim, "run", "--bare", a.bare_poll)
+    err = r.stderr.strip() if r else "timed out"
+    start = symbol(a.bare_poll, "_start")
+    m = re.search(r"livelock at cycle (\d+): the core loops through the same registers again and again "
+                  r"\(pc (0x[0-9a-f]{8})\), reading only memory it does not write", err)
+    check(r is not None and r.returncode == 3 and m is not None and start is not None and
+          start < int(m.group(2), 16) <= start + 16 and int(m.group(1)) < 10**6,
+          f"bare: a load and a branch polling a word nothing writes are a livelock, exit 3 ({err[-300:]})")
 
 
 if __name__ == "__main__":
