@@ -137,10 +137,9 @@ std::vector<uint64_t> HostServices::dma_waits(const Hart& caller) const {
 }
 
 void HostServices::region_begin(Hart& h, const std::string& name, uint64_t macs) {
-    size_t index = regions_.size();
-    for (size_t i = 0; i < regions_.size(); ++i)
-        if (regions_[i].name == name) index = i;
-    if (index == regions_.size()) {
+    const auto [found, added] = region_index_.try_emplace(name, regions_.size());
+    const size_t index = found->second;
+    if (added) {
         RegionRecord rec;
         rec.name = name;
         regions_.push_back(std::move(rec));

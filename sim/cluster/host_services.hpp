@@ -5,6 +5,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "core/hart.hpp"
@@ -99,6 +100,7 @@ class HostServices : public HostInterface {
     bool capture_;
     std::string out_, err_;
     std::vector<RegionRecord> regions_;
+    std::unordered_map<std::string, size_t> region_index_; // name -> its index in regions_
     std::vector<OpenRegion> open_;
     MemoryGuards guards_;
     Hart* hart_ = nullptr;
