@@ -207,18 +207,15 @@ int run_python_script(const std::string& script, const std::vector<std::string>&
     argv.insert(argv.end(), args.begin(), args.end());
     runs::ChildOutcome run;
     try {
-        run = runs::run_capturing(argv, STDERR_FILENO);
+        run = runs::run_capturing(argv, runs::Capture::Errors);
     } catch (const std::exception&) {
         return -1;
     }
     if (run.status == 0 || run.status == passed_status) {
-        std::fwrite(run.captured.data(), 1, run.captured.size(), stderr);
+        std::fwrite(run.errors.data(), 1, run.errors.size(), stderr);
         return run.status;
     }
-    std::string& text = run.captured;
-    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
-        text.pop_back();
-    why = printable(text.substr(text.find_last_of('\n') + 1));
+    why = printable(run.last_error_line());
     return run.status;
 }
 

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <spdlog/spdlog.h>
 #include <sys/wait.h>
 #include <thread>
@@ -174,6 +175,16 @@ int command_sweep(const std::vector<std::string>& args) {
         if (vm.count(o) && backend != "slurm")
             throw UsageError(fmt::format("--{} goes with --backend slurm", o));
     if (vm.count("max-tasks") && slurm.max_tasks == 0) throw UsageError("--max-tasks: must be at least 1");
+    if (vm.count("array-throttle") && slurm.throttle == 0)
+        throw UsageError("--array-throttle: must be at least 1 (leave it out for no limit)");
+    // sbatch --time's forms; checked here so that a typo fails before anything is written or submitted.
+    static const std::regex slurm_time(R"(\d+(:\d+){0,2}|\d+-\d+(:\d+){0,2}|UNLIMITED|INFINITE)",
+                                       std::regex::icase);
+    if (vm.count("time-limit") && !std::regex_match(slurm.time_limit, slurm_time))
+        throw UsageError(fmt::format("--time-limit: '{}' is not a Slurm time (minutes, minutes:seconds, "
+                                     "hours:minutes:seconds, days-hours, days-hours:minutes or "
+                                     "days-hours:minutes:seconds)",
+                                     slurm.time_limit));
     if (vm.count("cpus-per-task") && slurm.cpus_per_task == 0)
         throw UsageError("--cpus-per-task: must be at least 1");
     // --export and --no-run only read the database.

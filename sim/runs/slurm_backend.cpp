@@ -24,20 +24,15 @@ std::string read_text(const fs::path& path) {
     return out.str();
 }
 
-// Runs a Slurm client command and returns its stdout; throws a one-line error if it cannot run or fails.
-std::string slurm_command(const std::vector<std::string>& args, int* exit_code = nullptr) {
-    const ChildOutcome run = run_capturing(args, STDOUT_FILENO);
-    const int code = run.status;
-    if (code == 127)
+// Runs a Slurm client command, reading its output and its errors; throws a one-line error if it cannot run.
+ChildOutcome slurm_command(const std::vector<std::string>& args) {
+    ChildOutcome run = run_capturing(args, Capture::OutputAndErrors);
+    if (run.status == 127)
         throw std::runtime_error(
             fmt::format("{}: not found (the Slurm backend needs Slurm's client commands, "
                         "Debian package slurm-client)",
                         args.front()));
-    if (exit_code)
-        *exit_code = code;
-    else if (code != 0)
-        throw std::runtime_error(fmt::format("{} failed with exit status {}", args.front(), code));
-    return run.captured;
+    return run;
 }
 
 nlohmann::json result_json(const std::string& id, const PointResult& r) {
@@ -89,17 +84,21 @@ std::string slurm_active_job(const SlurmOptions& options) {
     std::string id = read_text(job_file);
     id.erase(id.find_last_not_of(" \n") + 1);
     if (id.empty()) return "";
-    int code = 0;
-    const std::string listed = slurm_command({"squeue", "-h", "-j", id, "-o", "%i"}, &code);
-    return code == 0 && !listed.empty() ? id : "";
+    // A job Slurm no longer knows is an error to squeue ("Invalid job id specified"): not active.
+    const ChildOutcome listed = slurm_command({"squeue", "-h", "-j", id, "-o", "%i"});
+    return listed.status == 0 && listed.output.find_first_not_of(" \n") != std::string::npos ? id : "";
 }
 
 std::string slurm_submit(const SlurmOptions& options, const std::vector<const DesignPoint*>& pending,
                          const std::string& simulator, const std::string& simulator_version,
                          const std::string& label) {
     const fs::path dir = fs::absolute(options.dir);
-    fs::create_directories(dir / "results");
-    fs::create_directories(dir / "logs");
+    for (const char* sub : {"results", "logs"}) {
+        std::error_code ec;
+        if (fs::create_directories(dir / sub, ec); ec)
+            throw std::runtime_error(
+                fmt::format("{}: cannot make the Slurm folder: {}", (dir / sub).string(), ec.message()));
+    }
     nlohmann::json manifest;
     manifest["simulator_version"] = simulator_version;
     const size_t tasks = std::min<size_t>(pending.size(), std::max(1u, options.max_tasks));
@@ -137,12 +136,15 @@ std::string slurm_submit(const SlurmOptions& options, const std::vector<const De
     if (!options.time_limit.empty()) args.push_back("--time=" + options.time_limit);
     if (options.wait) args.push_back("--wait");
     args.push_back((dir / "job.sh").string());
-    int code = 0;
-    std::string out = slurm_command(args, &code);
-    std::string id = out.substr(0, out.find_first_of(";\n"));
-    if (id.empty() || id.find_first_not_of("0123456789") != std::string::npos)
-        throw std::runtime_error(fmt::format("sbatch did not accept the job (exit status {}){}", code,
-                                             options.wait ? "" : "; see its message above"));
+    const ChildOutcome run = slurm_command(args);
+    const std::string id = run.output.substr(0, run.output.find_first_of(";\n"));
+    if (id.empty() || id.find_first_not_of("0123456789") != std::string::npos) {
+        const std::string why = run.last_error_line();
+        throw std::runtime_error(fmt::format("sbatch did not accept the job (exit status {}){}", run.status,
+                                             why.empty() ? "" : ": " + why));
+    }
+    // Accepted: its warnings, and with --wait what it says of the job's end, are the user's to read.
+    std::fwrite(run.errors.data(), 1, run.errors.size(), stderr);
     // With --wait, sbatch's status is the job's; failed points are results like any other.
     write_file_atomically((dir / "job_id").string(), id + "\n");
     return id;

@@ -6,6 +6,7 @@ it started, by pid, whatever happens. Needs root (as CI runs) and scripts/instal
 """
 import argparse
 import os
+import re
 import shutil
 import signal
 import socket
@@ -155,8 +156,30 @@ zip:
     check(r.returncode == 1 and f"8 points not stored: nothing was submitted from {empty_dir}" in r.stderr,
           f"--collect of a sweep never submitted says so ({r.stderr.strip()!r})")
 
+    # Options Slurm would refuse are refused before anything is written or submitted, in one line.
+    bad_db = os.path.join(work, "bad.db")
+    for option, value, says in (("--array-throttle", "0", "--array-throttle: must be at least 1"),
+                                ("--time-limit", "1h", "--time-limit: '1h' is not a Slurm time"),
+                                ("--slurm-dir", os.devnull, f"{os.devnull}/results: cannot make the Slurm folder: "
+                                                            "Not a directory")):
+        r = subprocess.run([args.sim, "sweep", spec, "--db", bad_db, "--no-plots", "-q", "--backend", "slurm",
+                            option, value], capture_output=True, text=True, timeout=300, env=env)
+        err = r.stderr.strip().splitlines()
+        check(r.returncode == 2 and err and says in err[-1] and all(not e.startswith("pulpsim: error")
+                                                                    for e in err[:-1]),
+              f"sweep --backend slurm {option} {value}: one error line, exit 2 ({r.stderr.strip()!r})")
+
     procs = start_cluster(os.path.join(work, "slurm"), env)
     try:
+        # sbatch's own refusal becomes the end of our one error line, not lines of its own.
+        r = subprocess.run([args.sim, "sweep", spec, "--db", bad_db, "--no-plots", "-q", "--backend", "slurm",
+                            "--partition", "nosuch", "--slurm-dir", os.path.join(work, "nosuch")],
+                           capture_output=True, text=True, timeout=300, env=env)
+        err = [e for e in r.stderr.strip().splitlines() if "sbatch" in e]
+        check(r.returncode == 2 and len(err) == 1 and
+              re.match(r"pulpsim: error: sbatch did not accept the job \(exit status 1\): sbatch: error: .*partition",
+                       err[0], re.I),
+              f"a partition Slurm does not have: sbatch's last error line ends ours, exit 2 ({r.stderr.strip()!r})")
         slurm_dir = os.path.join(work, "shared")
         cmd = [args.sim, "sweep", spec, "--db", slurm_db, "--no-plots", "-q", "--backend", "slurm", "--wait",
                "--slurm-dir", slurm_dir, "--max-tasks", "3", "--time-limit", "10"]
