@@ -98,8 +98,7 @@ parse_command_line(const std::vector<std::string>& args,
             continue;
         for (const std::string& v : o.value)
             if (v.find_first_not_of(" \t") != std::string::npos && v[v.find_first_not_of(" \t")] == '-')
-                throw po::error(
-                    fmt::format("--{}: '{}' is negative; it takes a number of 0 or more", o.string_key, v));
+                throw po::error(fmt::format("--{}: '{}' is negative", o.string_key, v));
     }
     return parsed;
 }

@@ -20,6 +20,10 @@
 namespace pulpsim::runs {
 
 std::vector<uint64_t> parse_shape(const std::string& shape) {
+    return parse_shape(shape, shape);
+}
+
+std::vector<uint64_t> parse_shape(const std::string& shape, const std::string& as_given) {
     std::vector<uint64_t> dims;
     size_t start = 0;
     while (true) {
@@ -29,13 +33,13 @@ std::vector<uint64_t> parse_shape(const std::string& shape) {
         const auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), value);
         if (part.empty() || ec != std::errc() || end != part.data() + part.size() || value > 0xffffffffu)
             throw std::runtime_error(
-                fmt::format("--shape: '{}' is not a list of sizes like 64x16x125", printable(shape)));
+                fmt::format("--shape: '{}' is not a list of sizes like 64x16x125", printable(as_given)));
         dims.push_back(value);
         if (x == std::string::npos) break;
         start = x + 1;
     }
     if (std::find(dims.begin(), dims.end(), 0u) != dims.end())
-        throw std::runtime_error(fmt::format("--shape {}: every size must be at least 1", shape));
+        throw std::runtime_error(fmt::format("--shape {}: every size must be at least 1", as_given));
     return dims;
 }
 
@@ -79,7 +83,7 @@ StepMeasure measure_step(const std::string& layer, const std::string& step, cons
     if (layer == "conv2d") {
         // Padding may be 0, which parse_shape() refuses as a size.
         const bool no_padding = shape.size() > 2 && shape.compare(shape.size() - 2, 2, "x0") == 0;
-        std::vector<uint64_t> d = parse_shape(no_padding ? shape.substr(0, shape.size() - 2) : shape);
+        std::vector<uint64_t> d = parse_shape(no_padding ? shape.substr(0, shape.size() - 2) : shape, shape);
         if (no_padding) d.push_back(0);
         if (d.size() != 6 && d.size() != 8)
             throw std::runtime_error(

@@ -18,6 +18,8 @@ struct MatmulShape {
 
 // The sizes of a shape like "64x16x125"; a one-line error naming the shape otherwise (zero sizes included).
 std::vector<uint64_t> parse_shape(const std::string& shape);
+// The same for part of the --shape the user gave, `as_given`, which errors name.
+std::vector<uint64_t> parse_shape(const std::string& shape, const std::string& as_given);
 
 // Linear (batch 1): shape IxO. PointWise: shape CINxCOUTxHW. Step fw, wg or ig.
 MatmulShape layer_step_matmul(const std::string& layer, const std::string& step, const std::string& shape);
