@@ -449,6 +449,16 @@ std::vector<TuningEntry> load_tuning(const std::string& path, const KernelLookup
         if (t.guard_bytes && (*t.guard_bytes % 4 != 0 || *t.guard_bytes > 4096))
             tuning_error(path, e["guard"],
                          fmt::format("guard: {} is not a multiple of 4 up to 4096", *t.guard_bytes));
+        // A tile is measured in the TCDM of its entry: one that cannot fit there was never measured.
+        if (t.tile)
+            if (const uint64_t bytes =
+                    tile_footprint((*t.tile)[0], (*t.tile)[1], (*t.tile)[2], t.guard_bytes.value_or(0));
+                bytes > t.tcdm_size)
+                tuning_error(
+                    path, e["tile"],
+                    fmt::format("tile: [{}, {}, {}] takes {} bytes of TCDM, double-buffered, more than the "
+                                "entry's tcdm_size {}",
+                                (*t.tile)[0], (*t.tile)[1], (*t.tile)[2], bytes, t.tcdm_size));
         if (kernels)
             if (const KernelNames* known = kernels(t.layer, t.tile.has_value());
                 known && !known->names.count(t.kernel))

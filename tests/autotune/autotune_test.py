@@ -163,7 +163,11 @@ def main():
     written = next(l for l in open(tuning).read().splitlines() if "layer: pointwise, step: wg, shape: 12x10x9," in l)
     kernel = re.search(r'kernel: "([^"]*)"', written).group(1)
     other = written.replace(f'kernel: "{kernel}"', 'kernel: "mm"' if kernel != "mm" else 'kernel: "mm_u2"')
+    tiled = next((l for l in open(tuning).read().splitlines() if "tile: [" in l), None)
+    check(tiled is not None, "autotune wrote an entry of a tiled step")
     for name, body, line, word in [
+        ("a tile larger than its TCDM", [re.sub(r"tcdm_size: \d+", "tcdm_size: 1024", tiled or "")], 2,
+         "more than the entry's tcdm_size 1024"),
         ("an unknown key in an entry", [written.replace(", cycles:", ", colour: red, cycles:")], 2,
          "'colour' in an entry (known: "),
         ("a misspelt key in an entry", [written.replace(", cycles:", ", cylces:")], 2,
