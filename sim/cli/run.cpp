@@ -60,6 +60,20 @@ void warn_if_nothing_shown(const pulpsim::ViewFilter& filter, const pulpsim::Run
         spdlog::warn("the views show no cycles: {} close in the cycle they open", regions.describe());
 }
 
+// No instruction does more than 4 MACs (cv.sdotsp.b and its kin; FP16 dot products do 2), and a core issues
+// at most one per cycle: a region declaring more than that per core and cycle declared a wrong MAC count.
+void warn_if_macs_impossible(const pulpsim::RunView& view) {
+    constexpr uint64_t kMostMacsPerInstruction = 4;
+    const uint64_t bound = kMostMacsPerInstruction * view.harts.size();
+    for (const auto& r : view.host->regions())
+        if (r.count > 0 && r.macs > bound * std::max<uint64_t>(r.cycles, 1))
+            spdlog::warn(
+                "region '{}' declares {} MACs in {} cycles, more than {} core{} can do at {} MACs per "
+                "cycle each: its MAC/cycle is wrong; check the MAC count the program gives it",
+                pulpsim::printable(r.name), r.macs, r.cycles, view.harts.size(),
+                view.harts.size() == 1 ? "" : "s", kMostMacsPerInstruction);
+}
+
 // SIGINT, SIGTERM and SIGHUP wait, blocked, while the models run, and are looked for between two slices of
 // the run: the trace can then end as it ends after an error, and no report is written. Signals the caller
 // set to be ignored stay ignored.
@@ -471,6 +485,7 @@ int command_run(const std::vector<std::string>& args) {
         files.emplace_back(path, [&contents = contents](std::ostream& os) { os << contents; });
     if (activity) activity->finish(outcome.cycles);
     if (view_filter.filters()) warn_if_nothing_shown(view_filter, view, outcome.cycles, activity, profile);
+    warn_if_macs_impossible(view);
     if (activity) {
         if (vm.count("vcd")) {
             files.emplace_back(vcd_path, [&](std::ostream& os) { pulpsim::write_vcd(*activity, os); });

@@ -236,6 +236,9 @@ def main():
          r"still counts 1 \(start and end must not change while the count is not 0"),
         ("store outside memory", ["run", "--bare", p("store_outside_memory")], 3,
          r"store at address 0x40000000 outside every memory \(pc 0x80000004"),
+        ("a region declaring more MACs than cores can do", ["run", "--bare", "-q", p("impossible_macs")], 0,
+         r"^pulpsim: warning: region 'dot' declares 4294967295 MACs in \d+ cycles, more than 1 core can do at 4 "
+         r"MACs per cycle each: its MAC/cycle is wrong"),
         ("runaway", ["run", "--bare", "--max-cycles", "5000", p("runaway")], 4,
          r"did not finish within --max-cycles 5000"),
         # Scientific notation, as the help's default (1e10) and the sweep files write it: a whole number only.
