@@ -30,7 +30,8 @@ void ClosedLoopWatch::arm(std::span<Hart* const> harts, uint64_t effects) {
 }
 
 bool ClosedLoopWatch::check(std::span<Hart* const> harts, uint64_t cycle) {
-    if (armed_ && cycle - last_check_ < kCheckEvery) return false;
+    if (checked_ && cycle - last_check_ < kCheckEvery) return false;
+    checked_ = true;
     last_check_ = cycle;
     const uint64_t now_effects = effects(harts);
     bool same = armed_ && now_effects == effects_ && start_.size() == harts.size();

@@ -25,7 +25,8 @@ class ClosedLoopWatch {
     const std::vector<unsigned>& looping() const { return looping_; }
 
   private:
-    // Checks closer than this are skipped, so that a small synchronisation quantum costs nothing.
+    // Checks closer than this are skipped, so that a small synchronisation quantum costs nothing (a check
+    // after restart() too).
     static constexpr uint64_t kCheckEvery = 1u << 16;
     struct CoreAtStart {
         std::vector<uint32_t> state;
@@ -39,6 +40,7 @@ class ClosedLoopWatch {
     void arm(std::span<Hart* const> harts, uint64_t effects);
 
     bool armed_ = false;
+    bool checked_ = false;
     uint64_t last_check_ = 0;
     uint64_t effects_ = 0;
     std::vector<CoreAtStart> start_;
