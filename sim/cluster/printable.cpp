@@ -6,18 +6,59 @@
 
 namespace pulpsim {
 
+namespace {
+
+// The length of the well-formed UTF-8 sequence at `at` (RFC 3629: no overlong forms, no surrogates, nothing
+// past U+10FFFF), 0 if there is none.
+size_t utf8_length(const std::string& text, size_t at) {
+    const auto byte = [&](size_t i) { return static_cast<unsigned char>(text[i]); };
+    const unsigned char lead = byte(at);
+    size_t n = 0;
+    unsigned char low = 0x80, high = 0xbf; // the range of the second byte
+    if (lead >= 0xc2 && lead <= 0xdf) {
+        n = 2;
+    } else if (lead >= 0xe0 && lead <= 0xef) {
+        n = 3;
+        if (lead == 0xe0) low = 0xa0;
+        if (lead == 0xed) high = 0x9f;
+    } else if (lead >= 0xf0 && lead <= 0xf4) {
+        n = 4;
+        if (lead == 0xf0) low = 0x90;
+        if (lead == 0xf4) high = 0x8f;
+    } else {
+        return 0;
+    }
+    if (at + n > text.size() || byte(at + 1) < low || byte(at + 1) > high) return 0;
+    for (size_t i = 2; i < n; ++i)
+        if (byte(at + i) < 0x80 || byte(at + i) > 0xbf) return 0;
+    // C1 control characters (U+0080..U+009F) may drive a terminal as their 7-bit escapes do.
+    if (n == 2 && lead == 0xc2 && byte(at + 1) < 0xa0) return 0;
+    return n;
+}
+
+} // namespace
+
 std::string printable(const std::string& text) {
     std::string out;
-    for (const char c : text) {
-        const auto u = static_cast<unsigned char>(c);
-        if (c == '\n')
+    for (size_t i = 0; i < text.size();) {
+        const auto u = static_cast<unsigned char>(text[i]);
+        if (u >= 0x80) {
+            if (const size_t n = utf8_length(text, i)) {
+                out.append(text, i, n);
+                i += n;
+                continue;
+            }
+            out += fmt::format("\\x{:02x}", u); // not UTF-8 text, or a C1 control: shown as its byte
+        } else if (u == '\n') {
             out += "\\n";
-        else if (c == '\t')
+        } else if (u == '\t') {
             out += "\\t";
-        else if (u < 0x20 || u == 0x7f)
+        } else if (u < 0x20 || u == 0x7f) {
             out += fmt::format("\\x{:02x}", u);
-        else
-            out += c;
+        } else {
+            out += static_cast<char>(u);
+        }
+        ++i;
     }
     return out;
 }

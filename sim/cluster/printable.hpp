@@ -10,8 +10,9 @@
 
 namespace pulpsim {
 
-// Text for one terminal line: line breaks, tabs and other control characters (terminal escapes) are shown
-// escaped (\n, \t, \x1b), so an echoed value can neither split an error line nor drive the terminal.
+// Text for one terminal line: line breaks, tabs and other control characters (terminal escapes, C1 controls
+// too) are shown escaped (\n, \t, \x1b), and so are bytes that are not UTF-8 (\xe9), so an echoed value can
+// neither split an error line nor drive the terminal, and the line stays UTF-8 text.
 std::string printable(const std::string& text);
 
 // The one of `candidates` that a misspelt `name` most likely meant, if one is a few edits away (at most a
