@@ -46,8 +46,11 @@ struct CoreStats {
     // (APU_DEP) entered EX in.
     uint64_t apu_type_runs_at_entry = 0;
     uint64_t apu_dependency_runs_at_entry = 0;
-    uint64_t apu_writeback_runs_at_entry = 0;
     uint64_t apu_contention_runs_at_entry = 0;
+    // APU_WB's, by the held instruction's class and size (index as by_class_and_size): that instruction may
+    // be a jal or a compressed one, whose JUMP or COMP_INSTR event the cycle holds as well. (APU_TYPE and
+    // APU_CONT hold FP operations, which have none of those events.)
+    std::array<uint64_t, 2 * static_cast<size_t>(InsnClass::Count)> apu_writeback_runs_at_entry{};
     // Of the DmaWait stalls, the cycles stalled on a full DMA command queue: a load waiting for its answer,
     // not a cv.elw sleep, so no PIPE_STALL event.
     uint64_t dma_queue_full_cycles = 0;

@@ -35,28 +35,33 @@ constexpr uint32_t bit(HpmEvent e) {
 // BRANCH_TAKEN and PIPE_STALL fire in cycles in which no instruction's do (a stall's second cycle, a taken
 // branch's bubble, a cv.elw's sleep). The APU events, which the core does not register, fire apart from one
 // another, but a run of them may begin in the cycle of an instruction's events: the held instruction's, or
-// for APU_DEP the one's ahead of the waiting instruction. With INSTR, such a cycle counts once (the runs that
-// begin so are counted apart); with LD, ST, JUMP, BRANCH or COMP_INSTR, which would need the class of that
-// instruction, it counts twice here.
+// for APU_DEP the one's ahead of the waiting instruction. Such a cycle counts once: the runs that begin so
+// are counted apart, APU_WB's by the class of its held instruction (a jal or a compressed one has JUMP or
+// COMP_INSTR events too; APU_TYPE and APU_CONT hold FP operations, which have neither). Not modelled: APU_DEP
+// with LD, ST, JUMP, BRANCH or COMP_INSTR instead of INSTR, which would need the class of the instruction
+// ahead, counts that cycle twice.
 uint64_t Hart::selected_events(uint32_t sel) const {
     if (sel & bit(kCycles)) return issue_;
+    // Whether the selection counts the events of a retired instruction of class and size `index` (as
+    // by_class_and_size): INSTR counts every one, LD, ST, JUMP and BRANCH their classes, COMP_INSTR the
+    // compressed ones.
+    const auto counts_instruction = [sel](size_t index) {
+        if (sel & bit(kInstr)) return true;
+        const auto cls = static_cast<InsnClass>(index / 2);
+        return ((sel & bit(kLd)) && (cls == InsnClass::Load || cls == InsnClass::FpLoad)) ||
+               ((sel & bit(kSt)) && (cls == InsnClass::Store || cls == InsnClass::FpStore)) ||
+               ((sel & bit(kJump)) && cls == InsnClass::Jump) ||
+               ((sel & bit(kBranch)) && cls == InsnClass::Branch) ||
+               ((sel & bit(kCompInstr)) && index % 2 == 1);
+    };
+    constexpr uint32_t kInstructionEvents =
+        bit(kInstr) | bit(kLd) | bit(kSt) | bit(kJump) | bit(kBranch) | bit(kCompInstr);
     uint64_t n = 0;
-    if (sel & bit(kInstr)) {
-        n += stats_.instret();
-    } else if (sel & (bit(kLd) | bit(kSt) | bit(kJump) | bit(kBranch) | bit(kCompInstr))) {
-        for (size_t c = 0; c < static_cast<size_t>(InsnClass::Count); ++c) {
-            const auto cls = static_cast<InsnClass>(c);
-            const bool counted =
-                ((sel & bit(kLd)) && (cls == InsnClass::Load || cls == InsnClass::FpLoad)) ||
-                ((sel & bit(kSt)) && (cls == InsnClass::Store || cls == InsnClass::FpStore)) ||
-                ((sel & bit(kJump)) && cls == InsnClass::Jump) ||
-                ((sel & bit(kBranch)) && cls == InsnClass::Branch);
-            if (counted)
-                n += stats_.count(cls);
-            else if (sel & bit(kCompInstr))
-                n += stats_.by_class_and_size[2 * c + 1];
-        }
-        if (sel & bit(kJump)) n -= stats_.fence_i; // nor a load, store, branch or compressed instruction
+    if (sel & kInstructionEvents) {
+        for (size_t i = 0; i < stats_.by_class_and_size.size(); ++i)
+            if (counts_instruction(i)) n += stats_.by_class_and_size[i];
+        if ((sel & bit(kJump)) && !(sel & bit(kInstr)))
+            n -= stats_.fence_i; // nor a load, store, branch or compressed instruction
     }
     if (sel & bit(kLdStall)) n += stats_.load_use_hazards - stats_.uncounted_load_hazards;
     if (sel & bit(kJmpStall)) n += stats_.jump_register_hazards;
@@ -72,14 +77,18 @@ uint64_t Hart::selected_events(uint32_t sel) const {
     if (sel & bit(kApuType)) n += stats_.apu_type_cycles;
     if (sel & bit(kApuCont)) n += stats_.stalls(StallKind::FpuContention) + stats_.apu_refused_cycles;
     if (sel & bit(kApuDep)) n += stats_.apu_dependency_cycles;
-    // A run of APU cycles may start in the cycle of an INSTR event, counted once.
+    if (sel & bit(kApuWb)) {
+        n += stats_.apu_writeback_cycles;
+        // A run that starts in the held instruction's event cycle: that cycle counts once.
+        for (size_t i = 0; i < stats_.apu_writeback_runs_at_entry.size(); ++i)
+            if (counts_instruction(i)) n -= stats_.apu_writeback_runs_at_entry[i];
+    }
+    // A run of the other APU events may start in the cycle of an INSTR event, counted once.
     if (sel & bit(kInstr)) {
         if (sel & bit(kApuType)) n -= stats_.apu_type_runs_at_entry;
         if (sel & bit(kApuCont)) n -= stats_.apu_contention_runs_at_entry;
         if (sel & bit(kApuDep)) n -= stats_.apu_dependency_runs_at_entry;
-        if (sel & bit(kApuWb)) n -= stats_.apu_writeback_runs_at_entry;
     }
-    if (sel & bit(kApuWb)) n += stats_.apu_writeback_cycles;
     return n;
 }
 

@@ -569,7 +569,7 @@ void Hart::apu_port_contention(const DecodedInsn& d) {
     // cycle only if it would have left EX in it.
     if (!(jalr && write == last)) {
         ++stats_.apu_writeback_cycles;
-        stats_.apu_writeback_runs_at_entry += write == first;
+        stats_.apu_writeback_runs_at_entry[d.stat_index] += write == first;
     }
     if (write != last) return; // not ready before: no cycle lost
     if (jalr) {

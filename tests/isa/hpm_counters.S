@@ -297,6 +297,28 @@ TEST_BEGIN
     fdiv.s fa3, fa0, fa4
     COUNTED
     EXPECT(2)
+
+    /* 20: JUMP or COMP_INSTR with APU_WB: a run of APU_WB starts in the cycle of the held instruction's
+     * events, counted once when that instruction is a jal or a compressed one. */
+    li TESTNUM, 20
+    COUNT((1 << 15) | (1 << 7)) /* APU_WB 1 + JUMP 3: the fdiv's result takes the port from the first jal */
+    fdiv.s fa3, fa0, fa1
+    addi a2, a0, 1
+    jal x0, 1f
+1:  jal x0, 2f
+2:  jal x0, 3f
+3:  COUNTED
+    EXPECT(3)
+    COUNT((1 << 15) | (1 << 10)) /* APU_WB 1 + COMP_INSTR 20: from a c.addi */
+    fdiv.s fa3, fa0, fa2
+    .option push
+    .option rvc
+    .rept 20
+    c.addi a2, 1
+    .endr
+    .option pop
+    COUNTED
+    EXPECT(20)
 TEST_END
 
     .data
