@@ -124,7 +124,7 @@ void ClusterEngine::stop_if_looping_forever() {
         StopReason::Error, 3,
         fmt::format("livelock at cycle {}: core{} {} loop{} through the same registers again and "
                     "again, reading only memory that no core and no DMA transfer writes, with "
-                    "every other core asleep and the DMA idle: the program can never go on",
+                    "every other core asleep or stopped and the DMA idle: the program can never go on",
                     now_, cores.size() == 1 ? "" : "s", core_ranges(cores), cores.size() == 1 ? "s" : ""));
     finished_ = true;
     stopper_ = stopper;
