@@ -45,6 +45,23 @@ def junit_counts(path, baseline_cycles, now):
     return ok, f"the JUnit report parses ({reader}): 5 test cases, 1 failure carrying the numbers ({msg!r})"
 
 
+def children_of(pid):
+    """The processes whose parent is `pid` (from /proc)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        # pid (comm) state ppid ...: comm may hold spaces and parentheses, so split after its last ')'.
+        if int(stat[stat.rindex(")") + 2:].split()[1]) == pid:
+            found.append(int(entry))
+    return found
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sim", required=True)
@@ -165,7 +182,13 @@ def main():
     report = os.path.join(w, "interrupted.xml")
     p = subprocess.Popen([args.sim, "regress", interrupted, "-j1", "--junit", report], stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True)
-    time.sleep(2)  # past the start-up (hashing the simulator and the programs), inside the second entry
+    # Past the start-up (hashing the simulator and the programs, which a busy machine slows down): once the
+    # first entry's simulation runs. A background job of a script ignores SIGINT, so one sent before would be
+    # lost.
+    deadline = time.monotonic() + 60
+    while not children_of(p.pid) and p.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.3)
     p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=120)
     check(p.returncode == 130 and err.strip().splitlines()[-1:] == [
