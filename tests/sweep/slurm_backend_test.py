@@ -156,18 +156,22 @@ zip:
     check(r.returncode == 1 and f"8 points not stored: nothing was submitted from {empty_dir}" in r.stderr,
           f"--collect of a sweep never submitted says so ({r.stderr.strip()!r})")
 
-    # Options Slurm would refuse are refused before anything is written or submitted, in one line.
+    # Options Slurm would refuse are refused in one line, those sbatch takes before anything is written; a
+    # Slurm folder that cannot be made is named with the reason.
     bad_db = os.path.join(work, "bad.db")
     for option, value, says in (("--array-throttle", "0", "--array-throttle: must be at least 1"),
                                 ("--time-limit", "1h", "--time-limit: '1h' is not a Slurm time"),
                                 ("--slurm-dir", os.devnull, f"{os.devnull}/results: cannot make the Slurm folder: "
                                                             "Not a directory")):
+        early = option != "--slurm-dir"
         r = subprocess.run([args.sim, "sweep", spec, "--db", bad_db, "--no-plots", "-q", "--backend", "slurm",
                             option, value], capture_output=True, text=True, timeout=300, env=env)
         err = r.stderr.strip().splitlines()
         check(r.returncode == 2 and err and says in err[-1] and all(not e.startswith("pulpsim: error")
-                                                                    for e in err[:-1]),
-              f"sweep --backend slurm {option} {value}: one error line, exit 2 ({r.stderr.strip()!r})")
+                                                                    for e in err[:-1]) and
+              (not early or not os.path.exists(bad_db)),
+              f"sweep --backend slurm {option} {value}: one error line, exit 2"
+              f"{', no database written' if early else ''} ({r.stderr.strip()!r})")
 
     procs = start_cluster(os.path.join(work, "slurm"), env)
     try:

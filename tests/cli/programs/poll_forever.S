@@ -7,6 +7,7 @@ _start:
 1:  lw t1, 0(t0)
     beqz t1, 1b
     li a0, 0
+    li a7, 93
     ecall
 
     .data
