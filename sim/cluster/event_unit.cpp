@@ -103,7 +103,7 @@ uint32_t EventUnit::read(uint32_t offset, unsigned, unsigned core) {
         ++counters_.mutex_waits;
         mutex_waiters_.push_back(core);
         sleep(core);
-    default: return 0;
+    default: throw NoRegister{};
     }
 }
 
@@ -140,7 +140,7 @@ void EventUnit::write(uint32_t offset, unsigned, uint32_t value, unsigned core) 
             schedule_wake(next, now(core), core);
         }
         return;
-    default: return;
+    default: throw NoRegister{};
     }
 }
 

@@ -15,6 +15,8 @@
 //   0x304 MUTEX_UNLOCK     write: releases the mutex to the next waiter (first come, first served)
 // A core that must wait is put to sleep; the instruction replays when the core wakes, which happens
 // max(event, fall-asleep + sleep latency) + wake latency.
+// Any other access (an offset between registers, a read of a write-only register, a write to a read-only one)
+// ends the run with an error naming the address and the pc (NoRegister).
 //
 // Ignores: interrupts, per-core event masks and software events beyond these registers, the clock gating
 // of sleeping cores' other units.

@@ -334,11 +334,14 @@ uint32_t Hart::fetch_parcel(uint32_t addr) {
         std::memcpy(&v, fast_data_ + off, 2);
         return v;
     }
+    // From RAM only: fetching from a device's window must not read its registers.
+    uint16_t v;
     try {
-        return bus_.read(addr, 2);
+        bus_.read_bytes(addr, &v, 2);
     } catch (const BusError&) {
         trap(cause::kInstrAccessFault, addr);
     }
+    return v;
 }
 
 void Hart::decode_at(DecodedInsn& slot, uint32_t pc) {
@@ -424,6 +427,8 @@ uint32_t Hart::slow_load(uint32_t addr, unsigned size) {
         value = bus_.read(addr, size, &latency, hartid_);
     } catch (const BusError&) {
         trap(cause::kLoadAccessFault, addr);
+    } catch (const DeviceHole& hole) {
+        fail(hole.describe(pc_));
     }
     // The data arrives later, and so does everything that waits for it.
     if (latency) delay_issue(issue_ + latency, StallKind::MemoryLatency);
@@ -441,6 +446,8 @@ void Hart::slow_store(uint32_t addr, unsigned size, uint32_t value) {
         bus_.write(addr, size, value, &latency, hartid_);
     } catch (const BusError&) {
         trap(cause::kStoreAccessFault, addr);
+    } catch (const DeviceHole& hole) {
+        fail(hole.describe(pc_));
     }
     if (latency) delay_issue(issue_ + latency, StallKind::MemoryLatency);
     // Self-modifying code: forget the decoded forms of the parcels the store touched.

@@ -152,7 +152,7 @@ uint32_t DmaUnit::read(uint32_t offset, unsigned, unsigned core) {
         if (done <= t) return 0;
         sleep(core, Waiting::AllOfCore);
     }
-    default: return 0;
+    default: throw NoRegister{};
     }
 }
 
@@ -166,7 +166,7 @@ void DmaUnit::write(uint32_t offset, unsigned, uint32_t value, unsigned core) {
     case kL2Stride: c.staged.l2_stride = value; return;
     case kL1Stride: c.staged.tcdm_stride = value; return;
     case kWaitId: c.wait_id = value; return;
-    default: return;
+    default: throw NoRegister{};
     }
 }
 

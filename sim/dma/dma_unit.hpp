@@ -15,6 +15,7 @@
 //   0x24 WAIT        read (cv.elw): sleeps until that transfer has completed
 //   0x28 STATUS      read: 1 when that transfer has completed, else 0
 //   0x2C WAIT_ALL    read (cv.elw): sleeps until every transfer of this core has completed
+// Any other access ends the run with an error naming the address and the pc (NoRegister).
 // A core waiting in WAIT / WAIT_ALL sleeps and wakes like one waiting in the event unit: at
 // max(completion, fall-asleep + sleep latency) + wake latency. A core stalled on a full queue is not
 // clock-gated: it issues again in the cycle its oldest transfer completes. Both count as DMA-wait stalls;

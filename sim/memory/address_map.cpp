@@ -66,7 +66,11 @@ uint32_t AddressMap::read(uint32_t addr, unsigned size, unsigned* latency, unsig
         if (addr >= d.base && uint64_t{addr} + size <= uint64_t{d.base} + d.size) {
             if (latency) *latency = d.latency;
             ++device_accesses_;
-            return d.device->read(addr - d.base, size, initiator);
+            try {
+                return d.device->read(addr - d.base, size, initiator);
+            } catch (const NoRegister&) {
+                throw DeviceHole{addr, false, d.name, d.base, d.size};
+            }
         }
     throw BusError{addr, size, false};
 }
@@ -81,7 +85,11 @@ void AddressMap::write(uint32_t addr, unsigned size, uint32_t value, unsigned* l
         if (addr >= d.base && uint64_t{addr} + size <= uint64_t{d.base} + d.size) {
             if (latency) *latency = d.latency;
             ++device_accesses_;
-            d.device->write(addr - d.base, size, value, initiator);
+            try {
+                d.device->write(addr - d.base, size, value, initiator);
+            } catch (const NoRegister&) {
+                throw DeviceHole{addr, true, d.name, d.base, d.size};
+            }
             return;
         }
     throw BusError{addr, size, true};
@@ -108,6 +116,14 @@ std::string AddressMap::describe() const {
         out += fmt::format("{} [{:#010x}, {:#010x})", r->name(), r->base(), r->end());
     }
     return out.empty() ? "no memory" : out;
+}
+
+std::string DeviceHole::describe(uint32_t pc) const {
+    return fmt::format(
+        "{} at address {:#010x} (pc {:#010x}): device '{}' [{:#010x}, {:#010x}) has no register to "
+        "{} at offset {:#x}",
+        write ? "store" : "load", addr, pc, device, base, uint64_t{base} + size, write ? "write" : "read",
+        addr - base);
 }
 
 } // namespace pulpsim

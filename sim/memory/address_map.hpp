@@ -58,6 +58,21 @@ struct BusError {
     bool write;
 };
 
+// Thrown by a device for an access at an offset where it has no register to read (or to write), a read of a
+// write-only register included. AddressMap passes it on as DeviceHole: a program error the core reports, not
+// a bus error a trap handler could take (CV32E40P has no data bus error input).
+struct NoRegister {};
+struct DeviceHole {
+    uint32_t addr;
+    bool write;
+    std::string device;
+    uint32_t base; // the device's window
+    uint32_t size;
+    // "load at address 0x1020000c (pc 0x1c000120): device 'event_unit' [0x10200000, 0x10201000) has no
+    // register to read at offset 0xc"
+    std::string describe(uint32_t pc) const;
+};
+
 class AddressMap {
   public:
     Ram& add_ram(const std::string& name, uint32_t base, uint32_t size);

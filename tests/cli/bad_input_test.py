@@ -234,6 +234,8 @@ def main():
         ("hwloop start changed while counting", ["run", "--bare", p("hwloop_start_while_counting")], 3,
          r"hardware loop 0 \[0x[0-9a-f]{8}, 0x[0-9a-f]{8}\) changed its start at pc 0x[0-9a-f]{8} while it "
          r"still counts 1 \(start and end must not change while the count is not 0"),
+        ("fetch from a device", ["run", "--bare", "--console-addr", "0x10000000", p("fetch_from_device")], 3,
+         r"instruction fetch at 0x10000000 outside every memory$"),
         ("store outside memory", ["run", "--bare", p("store_outside_memory")], 3,
          r"store at address 0x40000000 outside every memory \(pc 0x80000004"),
         ("a region declaring more MACs than cores can do", ["run", "--bare", "-q", p("impossible_macs")], 0,
@@ -320,6 +322,19 @@ def main():
          r"core 0: DMA L2->L1 transfer issued at pc 0x1c[0-9a-f]{6}: row 0 \(L2 \[0x1c[0-9a-f]{6}, \+68\)\) touches "
          r"the guard zone after the tensor"),
         ("DMA wait for an unknown id", ["run", p("dma_unknown_id")], 3, r"core 0: DMA wait for transfer 77 at pc 0x1c[0-9a-f]{6}: no such transfer"),
+        # A device offset with no register of that direction ends the run (CV32E40P has no data bus error to trap on).
+        ("read of the event unit's write-only TEAM_MASK", ["run", p("device_eu_read_team_mask")], 3,
+         r"core 0: load at address 0x10200100 \(pc 0x1c[0-9a-f]{6}\): device 'event_unit' \[0x10200000, 0x10201000\) "
+         r"has no register to read at offset 0x100 \[in main\+0x[0-9a-f]+\]$"),
+        ("write into the event unit's gap", ["run", p("device_eu_write_gap")], 3,
+         r"core 0: store at address 0x10200400 \(pc 0x1c[0-9a-f]{6}\): device 'event_unit' .* has no register to write "
+         r"at offset 0x400 \[in main\+0x[0-9a-f]+\]$"),
+        ("read past the DMA's last register", ["run", p("device_dma_read_past_last")], 3,
+         r"core 0: load at address 0x10201830 .*device 'dma' \[0x10201800, 0x10201c00\) has no register to read at "
+         r"offset 0x30 \[in main\+0x[0-9a-f]+\]$"),
+        ("write to the DMA's PUSH_IN", ["run", p("device_dma_write_push")], 3,
+         r"core 0: store at address 0x10201818 .*device 'dma' .* has no register to write at offset 0x18 "
+         r"\[in main\+0x[0-9a-f]+\]$"),
         # One segment's bytes would replace the other's.
         ("overlapping segments (cluster)", ["run", "-q", overlap_cluster], 2, r"overlap_cluster\.elf: " + overlap_cluster_error),
         ("overlapping segments (bare)", ["run", "-q", "--bare", overlap_bare], 2,
