@@ -51,6 +51,9 @@ struct CoreStats {
     // be a jal or a compressed one, whose JUMP or COMP_INSTR event the cycle holds as well. (APU_TYPE and
     // APU_CONT hold FP operations, which have none of those events.)
     std::array<uint64_t, 2 * static_cast<size_t>(InsnClass::Count)> apu_writeback_runs_at_entry{};
+    // APU_DEP's, by the class and size of the instruction ahead, counted only while a counter needs them
+    // (Hart::set_ahead_class_needed): LD, ST, JUMP, BRANCH or COMP_INSTR without INSTR.
+    std::array<uint64_t, 2 * static_cast<size_t>(InsnClass::Count)> apu_dependency_runs_at_entry_by_class{};
     // Of the DmaWait stalls, the cycles stalled on a full DMA command queue: a load waiting for its answer,
     // not a cv.elw sleep, so no PIPE_STALL event.
     uint64_t dma_queue_full_cycles = 0;

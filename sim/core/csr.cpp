@@ -37,9 +37,9 @@ constexpr uint32_t bit(HpmEvent e) {
 // another, but a run of them may begin in the cycle of an instruction's events: the held instruction's, or
 // for APU_DEP the one's ahead of the waiting instruction. Such a cycle counts once: the runs that begin so
 // are counted apart, APU_WB's by the class of its held instruction (a jal or a compressed one has JUMP or
-// COMP_INSTR events too; APU_TYPE and APU_CONT hold FP operations, which have neither). Not modelled: APU_DEP
-// with LD, ST, JUMP, BRANCH or COMP_INSTR instead of INSTR, which would need the class of the instruction
-// ahead, counts that cycle twice.
+// COMP_INSTR events too; APU_TYPE and APU_CONT hold FP operations, which have neither), APU_DEP's by the
+// class of the instruction ahead while a counter selects it with LD, ST, JUMP, BRANCH or COMP_INSTR but not
+// INSTR (Hart::set_ahead_class_needed).
 uint64_t Hart::selected_events(uint32_t sel) const {
     if (sel & bit(kCycles)) return issue_;
     // Whether the selection counts the events of a retired instruction of class and size `index` (as
@@ -76,7 +76,14 @@ uint64_t Hart::selected_events(uint32_t sel) const {
              stats_.dma_queue_full_cycles;
     if (sel & bit(kApuType)) n += stats_.apu_type_cycles;
     if (sel & bit(kApuCont)) n += stats_.stalls(StallKind::FpuContention) + stats_.apu_refused_cycles;
-    if (sel & bit(kApuDep)) n += stats_.apu_dependency_cycles;
+    if (sel & bit(kApuDep)) {
+        n += stats_.apu_dependency_cycles;
+        if (sel & bit(kInstr))
+            n -= stats_.apu_dependency_runs_at_entry;
+        else
+            for (size_t i = 0; i < stats_.apu_dependency_runs_at_entry_by_class.size(); ++i)
+                if (counts_instruction(i)) n -= stats_.apu_dependency_runs_at_entry_by_class[i];
+    }
     if (sel & bit(kApuWb)) {
         n += stats_.apu_writeback_cycles;
         // A run that starts in the held instruction's event cycle: that cycle counts once.
@@ -87,7 +94,6 @@ uint64_t Hart::selected_events(uint32_t sel) const {
     if (sel & bit(kInstr)) {
         if (sel & bit(kApuType)) n -= stats_.apu_type_runs_at_entry;
         if (sel & bit(kApuCont)) n -= stats_.apu_contention_runs_at_entry;
-        if (sel & bit(kApuDep)) n -= stats_.apu_dependency_runs_at_entry;
     }
     return n;
 }
@@ -257,6 +263,10 @@ bool Hart::csr_write(uint16_t a, uint32_t v) {
         const uint64_t keep = counter_source(i) + own_events(i) - counter_offset_[i];
         mhpmevent_[i] = v & 0xffffu;
         if (counting) counter_offset_[i] = counter_source(i) + own_events(i) - keep;
+        constexpr uint32_t kClassEvents = bit(kLd) | bit(kSt) | bit(kJump) | bit(kBranch) | bit(kCompInstr);
+        const uint32_t sel = mhpmevent_[i];
+        set_ahead_class_needed((sel & bit(kApuDep)) && (sel & kClassEvents) &&
+                               !(sel & (bit(kInstr) | bit(kCycles))));
         return true;
     }
     if (a >= kMcycle && a <= kMhpmcounter31 && a != kMcycle + 1) {

@@ -55,7 +55,9 @@ void Hart::reset(uint32_t pc, uint32_t sp) {
     pending_ = 0;
     stats_ = CoreStats{};
     apu_busy_until_ = apu_long_until_ = 0;
-    turn_detour_ = !observers_.empty();
+    ahead_class_needed_ = false;
+    observed_ = turn_detour_ = !observers_.empty();
+    resume_limit_ = 0;
     apu_port_write_ = last_access_ex_first_ = last_access_ex_end_ = last_post_inc_ex_end_ = 0;
     split_load_until_ = 0;
     apu_port_slot_ = kSinkSlot;
@@ -252,19 +254,36 @@ void Hart::run(uint64_t cycle_limit) {
     if (stopped() || asleep_) return;
     ahead_len_ = 0; // everything from here runs in turn
     limit_ = cycle_limit;
-    while (cycle_ < limit_) {
-        try {
-            if (!observers_.empty()) [[unlikely]] {
-                run_observed();
-            } else if (ifetch_) {
-                run_loop<true, false>();
-            } else {
-                run_loop<false, false>();
+    resume_limit_ = 0;
+    for (;;) {
+        while (cycle_ < limit_) {
+            try {
+                if (observed_) [[unlikely]] {
+                    run_observed();
+                } else if (ifetch_) {
+                    run_loop<true, false>();
+                } else {
+                    run_loop<false, false>();
+                }
+            } catch (const TrapSignal& t) {
+                take_trap(t);
             }
-        } catch (const TrapSignal& t) {
-            take_trap(t);
         }
+        if (resume_limit_ == 0) break;
+        limit_ = std::exchange(resume_limit_, 0); // on, through the other loop
     }
+}
+
+void Hart::set_ahead_class_needed(bool needed) {
+    if (needed == ahead_class_needed_) return;
+    ahead_class_needed_ = needed;
+    observed_ = needed || !observers_.empty();
+    if (!observed_) return;
+    // The CSR write deciding it (32-bit) is the executing instruction, and the one ahead of the next.
+    executing_stat_ = retired_stat_ = 2 * static_cast<uint8_t>(InsnClass::Csr);
+    turn_detour_ = true;
+    // Out of the inline loop, which does not record classes; run() goes on in the observed one.
+    if (limit_ > cycle_) resume_limit_ = std::exchange(limit_, 0);
 }
 
 void Hart::step() {
@@ -274,7 +293,7 @@ void Hart::step() {
     try {
         // Through check_operands, as every loop but a lockstep turn's.
         const DecodedInsn* d = slot_at(pc_);
-        if (!observers_.empty())
+        if (observed_)
             ifetch_ ? execute_one<true, true, true>(d) : execute_one<false, true, true>(d);
         else
             ifetch_ ? execute_one<true, false, true>(d) : execute_one<false, false, true>(d);
@@ -304,7 +323,10 @@ void Hart::wait_for_operands(const DecodedInsn& d, uint64_t need) {
         id_wait_kind_ = StallKind::FpuDependency;
         stats_.apu_dependency_cycles += wait;
         // Right behind an instruction that took one cycle in EX: the wait starts in that one's INSTR event.
-        stats_.apu_dependency_runs_at_entry += cycle_ == issue_ + 1 && first_hold();
+        if (cycle_ == issue_ + 1 && first_hold()) {
+            ++stats_.apu_dependency_runs_at_entry;
+            if (ahead_class_needed_) ++stats_.apu_dependency_runs_at_entry_by_class[retired_stat_];
+        }
         break;
     default: id_wait_kind_ = StallKind::MultiCycle; break;
     }

@@ -166,7 +166,7 @@ class Hart {
     // Several views may observe one hart; each is told of every retired instruction, in the order added.
     void add_retire_observer(RetireObserver* observer) {
         observers_.push_back(observer);
-        turn_detour_ = true;
+        observed_ = turn_detour_ = true;
     }
 
     // Architectural reset: pc, sp, and everything else zero (mcountinhibit to its CV32E40P reset value).
@@ -199,7 +199,7 @@ class Hart {
     // The same, with `next` the slot of pc_.
     inline void run_ahead_if_private(uint64_t limit, const DecodedInsn* next) {
         // An observed core is told of every instruction in its turn.
-        if (may_run_ahead(*next) && cycle_ < limit && observers_.empty()) run_ahead(limit, next);
+        if (may_run_ahead(*next) && cycle_ < limit && !observed_) run_ahead(limit, next);
     }
     // A lockstep turn of a core the engine knows is awake and not stopped, inline (core/hart_loop.hpp): it
     // runs until its cycle reaches `turn_end` (one instruction, in the engine's cycle), then, unless it
@@ -223,7 +223,7 @@ class Hart {
     // What the current sleep counts as (Sleep or DmaWait).
     StallKind sleep_kind() const { return sleep_kind_; }
     // Makes run() return after the current instruction (another core has just been given work).
-    void end_quantum() { limit_ = 0; }
+    void end_quantum() { limit_ = resume_limit_ = 0; }
     // Ends a sleep: the core resumes at `cycle` (not before the cycle it fell asleep in) and replays the
     // instruction that put it to sleep; the time in between counts as sleep.
     void wake(uint64_t cycle);
@@ -431,6 +431,8 @@ class Hart {
         const uint64_t cycles = dependency_behind(from, cycle_);
         stats_.apu_dependency_cycles += cycles;
         stats_.apu_dependency_runs_at_entry += cycles != 0 && first;
+        if (ahead_class_needed_)
+            stats_.apu_dependency_runs_at_entry_by_class[executing_stat_] += cycles != 0 && first;
     }
     // The first cycle a new hold of the current instruction adds to the wait of the one behind it in ID.
     uint64_t hold_grows_from() const { return held_in_ex_until_ > issue_ ? held_in_ex_until_ : issue_ + 1; }
@@ -778,6 +780,17 @@ class Hart {
     static void undo_counters(CoreStats& stats, const RunAheadEntry& e);
     void run_observed();
     std::vector<RetireObserver*> observers_;
+    // Whether the hart runs through execute_one's observed path: a view watches it, or mhpmevent3 selects
+    // APU_DEP with LD, ST, JUMP, BRANCH or COMP_INSTR but not INSTR, and the counter needs the class of the
+    // instruction ahead of each APU_DEP run (ahead_class_needed_). That path records the class of the
+    // instruction executing and of the last one retired, which the inline loops do not pay for.
+    bool observed_ = false;
+    bool ahead_class_needed_ = false;
+    uint8_t executing_stat_ = 0, retired_stat_ = 0; // stat_index, as by_class_and_size
+    // The loop limit a run() set aside to leave the inline loop for the observed one
+    // (set_ahead_class_needed).
+    uint64_t resume_limit_ = 0;
+    void set_ahead_class_needed(bool needed);
     // The core enters a new line (pc_): a hit in its L0 is counted here, anything else goes to the port.
     void fetch_new_line() {
         current_line_ = pc_ & fetch_line_mask_;

@@ -58,7 +58,10 @@ template <bool kFetchModel, bool kObserved, bool kChain>
     pending_ |= d.pend_mask;
     // Observers get a copy: fence.i and self-modifying stores clear the decode-cache slot d refers to.
     [[maybe_unused]] std::conditional_t<kObserved, DecodedInsn, char> seen{};
-    if constexpr (kObserved) seen = d;
+    if constexpr (kObserved) {
+        seen = d;
+        executing_stat_ = d.stat_index;
+    }
     if constexpr (!kChain) {
         // The empty asm hides that early equals d.exec in the call below, so that the compiler calls through
         // early, the address that was at hand first.
@@ -87,9 +90,11 @@ template <bool kFetchModel, bool kObserved, bool kChain>
             hwloop_wrap();
             if constexpr (kChain) dp = slot_at(pc_);
         }
-    if constexpr (kObserved)
+    if constexpr (kObserved) {
+        retired_stat_ = seen.stat_index;
         for (RetireObserver* observer : observers_)
             observer->retired(*this, pc, seen);
+    }
     return dp;
 }
 
@@ -399,7 +404,7 @@ template <bool kFetchModel, bool kLoops, bool kAhead> bool Hart::run_inline_part
     if (turn_detour_) [[unlikely]] {
         run(turn_end);
         // The result to x0 may still be deferred while it waits for the register file's write port.
-        turn_detour_ = !observers_.empty() || ready_cycle(ready_[fp_result_slot(kX0Slot)]) > cycle_ ||
+        turn_detour_ = observed_ || ready_cycle(ready_[fp_result_slot(kX0Slot)]) > cycle_ ||
                        (apu_port_write_ != 0 && apu_port_slot_ == kX0Slot);
         return !stopped() && !asleep_; // a detoured core does not run ahead
     }

@@ -3,7 +3,8 @@
 the APU_CONT event, the cycles its shared FPU refused its operations over its only FP operations; each core's
 count must equal the fpu_contention stall the JSON report gives it, on a platform whose cores share FPUs and,
 as a check that the event counts something, be non-zero on some core there and zero on a platform with an
-FPU per core.
+FPU per core. Then core 0, with core 1 awake, counts APU_DEP and LD together over an fsw waiting behind a lw
+for an fdiv's result: one less than the two counted apart (the lw's cycle starts the wait).
 
 Core 0 first counts PIPE_STALL (cycles with a cv.elw in EX): none over DMA pushes into a full command queue,
 although they take the transfers' time (a load waiting for its answer), and some over the cv.elw wait for
@@ -39,6 +40,12 @@ def main():
               f"{label}: each core's APU_CONT count equals its fpu_contention stall (counted {counted}, "
               f"report {stalls})")
         check(any(counted.values()) == shared, f"{label}: some core was refused: {any(counted.values())}")
+        behind = {int(c): (int(d), int(ld), int(both)) for c, d, ld, both in
+                   re.findall(r"core (\d+) behind a load: apu_dep (\d+) ld (\d+) both (\d+)", r.stdout)}
+        # Two cores awake: they take lockstep turns, which go through the observed path while the counter needs
+        # the class of the instruction ahead.
+        check(len(behind) == 1 and all(d > 0 and ld == 1 and both == d + ld - 1 for d, ld, both in behind.values()),
+              f"{label}: APU_DEP with LD counts the lw's cycle, where the wait starts, once: {behind}")
         pipe = {what: (int(p), int(c)) for what, p, c in
                 re.findall(r"(pushes|wait): pipe_stall (\d+) cycles (\d+)", r.stdout)}
         pushes, wait = pipe.get("pushes", (None, 0)), pipe.get("wait", (None, 0))

@@ -319,6 +319,44 @@ TEST_BEGIN
     .option pop
     COUNTED
     EXPECT(20)
+
+    /* 21: LD, ST, JUMP, BRANCH or COMP_INSTR with APU_DEP: a run of APU_DEP starts in the cycle of the
+     * events of the instruction ahead of the waiting one, counted once when that instruction has the event.
+     * The fsw waits in ID for the fdiv's result (APU_DEP 17) behind the one instruction between them. */
+    li TESTNUM, 21
+    COUNT((1 << 14) | (1 << 5)) /* APU_DEP 17 + LD 1: behind a lw */
+    fdiv.s fa3, fa0, fa2
+    lw a5, 0(s1)
+    fsw fa3, 28(s1)
+    COUNTED
+    EXPECT(17)
+    COUNT((1 << 14) | (1 << 6)) /* APU_DEP 17 + ST 2: behind a sw, the fsw's own ST after the run */
+    fdiv.s fa3, fa0, fa2
+    sw a5, 8(s1)
+    fsw fa3, 28(s1)
+    COUNTED
+    EXPECT(18)
+    COUNT((1 << 14) | (1 << 8)) /* APU_DEP 17 + BRANCH 1: behind a branch not taken */
+    fdiv.s fa3, fa0, fa2
+    bne a0, a0, fail
+    fsw fa3, 28(s1)
+    COUNTED
+    EXPECT(17)
+    COUNT((1 << 14) | (1 << 10)) /* APU_DEP 17 + COMP_INSTR 1: behind a c.addi */
+    fdiv.s fa3, fa0, fa2
+    .option push
+    .option rvc
+    c.addi a5, 1
+    .option pop
+    fsw fa3, 28(s1)
+    COUNTED
+    EXPECT(17)
+    COUNT((1 << 14) | (1 << 5)) /* APU_DEP 17 + LD 1: the run starts in a misaligned lw's first EX cycle */
+    fdiv.s fa3, fa0, fa2
+    lw a5, 1(s1)
+    fsw fa3, 28(s1)
+    COUNTED
+    EXPECT(17)
 TEST_END
 
     .data
