@@ -55,6 +55,7 @@ inline void apu_in_flight(Hart& h, unsigned cls, uint64_t ready, uint8_t slot) {
     h.delay_issue(cycle, StallKind::FpuDependency);
     const uint64_t behind = h.stats_.apu_dependency_cycles - behind_before;
     h.stats_.apu_type_cycles += held - behind;
+    h.dependency_behind_in_type_ += behind;
     // Unless APU_DEP takes them, the held cycles start with the one of the operation's INSTR event.
     h.stats_.apu_type_runs_at_entry += first && behind == 0;
 }

@@ -63,9 +63,10 @@ void Hart::reset(uint32_t pc, uint32_t sp) {
     apu_port_slot_ = kSinkSlot;
     held_in_ex_until_ = held_in_ex_pc_ = 0;
     held_before_until_ = held_in_ex_from_ = 0;
+    dependency_behind_ = dependency_behind_in_type_ = 0;
     hwloop_refetch_end_ = 0;
     mret_to_loop_end_ = false;
-    id_wait_start_ = id_wait_end_ = 0;
+    id_wait_start_ = id_wait_end_ = id_wait_apu_dep_end_ = 0;
     loops_ = {};
     flush_issue_ = 0;
     flush_next_pc_ = kNoFlushPc;
@@ -312,6 +313,7 @@ void Hart::wait_for_operands(const DecodedInsn& d, uint64_t need) {
     const uint64_t wait = ready_cycle(need) - cycle_;
     id_wait_start_ = cycle_;
     id_wait_end_ = ready_cycle(need);
+    id_wait_apu_dep_end_ = static_cast<ReadyCause>(need & 3) == ReadyCause::Fpu ? id_wait_end_ : 0;
     switch (static_cast<ReadyCause>(need & 3)) {
     case ReadyCause::Load:
         ++stats_.load_use_hazards;
@@ -890,7 +892,9 @@ bool Hart::decoded_in_hwloop_state(uint32_t pc, unsigned first_loop) const {
 // ends there: the cycle the illegal one could issue in behind a div or a mulh, the cycle before that behind
 // an FP operation the FPU or the div/sqrt unit held (the result that frees the unit makes EX valid); 3 cycles
 // follow. But the handler's first instruction enters ID only once the stage lets the illegal one go: not
-// before the cycle after its waits.
+// before the cycle after its waits, unless it waited for an FP result in flight only. The dispatcher drops
+// that wait as soon as the controller stops decoding (cv32e40p_apu_disp.sv: read_dep_o and write_dep_o are
+// gated by is_decoding_i), so it holds nothing once the flush begins.
 uint64_t Hart::illegal_in_hwloop_trap_end() {
     const bool waited_in_id = id_wait_end_ == issue_;
     const uint64_t first_in_id = waited_in_id ? id_wait_start_ : issue_;
@@ -904,8 +908,32 @@ uint64_t Hart::illegal_in_hwloop_trap_end() {
         const bool freed_before_flush = fp && held_in_ex_until_ - held_in_ex_from_ == 2; // 1 + 1
         const bool single_cycle = held->cls == InsnClass::Fp && held->latency == 1;
         end = freed_before_flush ? first_in_id + 3 + (single_cycle ? 0 : 1) : first_in_id - (fp ? 1 : 0) + 3;
+        // Its wait in ID for an FP result in flight meanwhile is APU_DEP in its first cycle there only: the
+        // flush stops decoding (cv32e40p_apu_disp.sv: read_dep_o), and a type conflict holding the one ahead
+        // is APU_TYPE again from then on.
+        if (dependency_behind_ > 1) {
+            const uint64_t after_first = dependency_behind_ - 1;
+            stats_.apu_dependency_cycles -= after_first;
+            stats_.apu_type_cycles += std::min(after_first, dependency_behind_in_type_);
+        }
     }
-    end = std::max(end, issue_ + 1);
+    const bool dependency_dropped = waited_in_id && id_wait_apu_dep_end_ == issue_;
+    end = std::max(end, (dependency_dropped ? first_in_id : issue_) + 1);
+    if (dependency_dropped) {
+        // APU_DEP counts the one cycle the controller decoded it in, unless the result it waits for is that
+        // of the FP operation held in EX just ahead: the dispatcher does not see that one's request as a
+        // dependency while it holds it (cv32e40p_apu_disp.sv: read_dep_req needs valid_req; one it refuses
+        // counts as contention instead).
+        const DecodedInsn* held = held_just_ahead(first_in_id);
+        bool on_held = false;
+        if (held && (held->cls == InsnClass::Fp || held->cls == InsnClass::FpDivSqrt)) {
+            // A div/sqrt result is written outside the scoreboard's dst (fpu::divsqrt_end).
+            const uint8_t result = held->cls == InsnClass::FpDivSqrt ? isa::fslot(held->rd) : held->dst;
+            for (const uint8_t src : slot_at(pc_)->src)
+                on_held |= src == result || (result < kZeroSlot && src == fp_result_slot(result));
+        }
+        stats_.apu_dependency_cycles -= issue_ - first_in_id - (on_held ? 0 : 1);
+    }
     if (waited_in_id) // the waits, which now overlap the trap
         stats_.stall_cycles[static_cast<size_t>(id_wait_kind_)] -= issue_ - first_in_id;
     cycle_ = first_in_id;

@@ -430,6 +430,7 @@ class Hart {
     void count_dependency_behind(uint64_t from, bool first) {
         const uint64_t cycles = dependency_behind(from, cycle_);
         stats_.apu_dependency_cycles += cycles;
+        dependency_behind_ += cycles;
         stats_.apu_dependency_runs_at_entry += cycles != 0 && first;
         if (ahead_class_needed_)
             stats_.apu_dependency_runs_at_entry_by_class[executing_stat_] += cycles != 0 && first;
@@ -442,6 +443,7 @@ class Hart {
         if (!first_hold()) return; // held already
         held_before_until_ = held_in_ex_until_;
         held_in_ex_from_ = issue_;
+        dependency_behind_ = dependency_behind_in_type_ = 0;
     }
     // Whether the instruction held in EX last waited in ID before it entered EX: behind one held in EX, or
     // for an operand.
@@ -551,6 +553,7 @@ class Hart {
             if (id_wait_end_ != issue_) { // not after a wait for its operands
                 id_wait_start_ = issue_;
                 id_wait_kind_ = kind;
+                id_wait_apu_dep_end_ = 0;
             }
             id_wait_end_ = issue_ = cycle;
         }
@@ -594,11 +597,19 @@ class Hart {
     uint32_t held_in_ex_pc_ = 0;
     uint64_t held_before_until_ = 0; // note_first_hold
     uint64_t held_in_ex_from_ = 0;
+    // The APU_DEP cycles counted for the instruction behind while the latest one held in EX was
+    // (count_dependency_behind), and how many of them a type conflict held it for (fpu::held_for_type):
+    // illegal_in_hwloop_trap_end takes them back.
+    uint64_t dependency_behind_ = 0;
+    uint64_t dependency_behind_in_type_ = 0;
     // The cycles the latest wait of an instruction in ID began and ended (stall_on_operands, wait_in_id), and
     // what it was counted as (the first kind, when it waited twice).
     uint64_t id_wait_start_ = 0;
     uint64_t id_wait_end_ = 0;
     StallKind id_wait_kind_ = StallKind::LoadUse;
+    // The end of the latest wait for operands when it waited for an FP result in flight (the APU
+    // dispatcher's read or write dependency), else 0: illegal_in_hwloop_trap_end asks.
+    uint64_t id_wait_apu_dep_end_ = 0;
     // A class-3 result (latency 3 or more, div/sqrt) is written through the ALU's register-file port
     // (cv32e40p_ex_stage.sv: apu_multicycle), from the cycle it is ready on, as EX cycles count: the cycle
     // it takes the port, 0 once it has. An instruction in EX that writes through the same port in that

@@ -337,6 +337,16 @@ CASES = {
     200: [("fcvt.w.s", {}, 1 + 5), ("csrw", {"control": 5, "multi_cycle": 3}, 4), ("mret", {"control": 4}, 5)],
     # The fadd with frm reserved traps without waiting for the fdiv.
     201: [("fdiv.s", {}, 1 + 5), ("csrw", {"control": 5, "multi_cycle": 3}, 4), ("mret", {"control": 4}, 5)],
+    # In DECODE_HWLOOP the fadd's wait for the fsqrt's result ends with decoding: 4 to trap_after_nops, whose
+    # 14th nop is held a cycle as the fsqrt's result takes the write port.
+    202: [("cv.setupi", {}, 1)] + [
+        line
+        for r in range(3)
+        for line in [("fsqrt.s", {}, 1 + 4), ("nop", {"control": 4}, 1)] + [("nop", {}, 1)] * 12
+        + [("nop", {"fpu_dependency": 1}, 2)] + [("nop", {}, 1)] * 2
+        + [("csrw", {"multi_cycle": 3}, 4), ("mret", {"control": 4}, 5), ("nop", {}, 1)]
+        + [("nop", {"control": 1}, 2) if r < 2 else ("nop", {}, 1)]
+    ],
 }
 
 

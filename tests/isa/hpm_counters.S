@@ -7,6 +7,7 @@
  * two reads of mhpmcounter3 (scripts/rtl/compare.py).
  */
 #include "test_macros.h"
+#include "hwloop.h"
 
 /* mhpmcounter3 counting `events` over the instructions that follow up to COUNTED: the count in a1. */
 #define COUNT(events) li t0, events; csrw mhpmevent3, t0; csrr a0, mhpmcounter3
@@ -357,7 +358,46 @@ TEST_BEGIN
     fsw fa3, 28(s1)
     COUNTED
     EXPECT(17)
+
+    /* 22: an illegal instruction decoded in DECODE_HWLOOP (past the first of a body that goes round again)
+     * that waits in ID for an FP result in flight: the controller flushes at once, and the APU dispatcher
+     * compares registers only while it decodes (cv32e40p_apu_disp.sv: read_dep_o), so APU_DEP counts the
+     * first cycle of that wait only, once a round. Here the fadd with rounding mode 5 reads f0, which the
+     * fdiv writes. In a round of count 1 the controller stays in DECODE and counts the whole wait: 18 cycles
+     * from the cycle after the fdiv's to its result (19). */
+    li TESTNUM, 22
+    la t0, skip_trapping
+    csrw mtvec, t0
+    COUNT(1 << 14)
+    .option push; .option rvc; .balign 4; .option pop /* a c.nop if need be */
+    cv_setupi 0, 2, 1f
+    fdiv.s ft0, fa0, fa2
+    .word 0x00005053
+    addi a2, a2, 1
+    addi a2, a2, 1
+    addi a2, a2, 1
+1:  COUNTED
+    EXPECT(2)
+    COUNT(1 << 14)
+    .option push; .option rvc; .balign 4; .option pop /* a c.nop if need be */
+    cv_setupi 0, 1, 1f
+    fdiv.s ft0, fa0, fa2
+    .word 0x00005053
+    addi a2, a2, 1
+    addi a2, a2, 1
+    addi a2, a2, 1
+1:  COUNTED
+    EXPECT(18)
+    csrw mtvec, zero
 TEST_END
+
+    .text
+    .balign 256 /* CV32E40P's mtvec holds a 256-byte aligned base */
+skip_trapping:
+    csrr t5, mepc
+    addi t5, t5, 4
+    csrw mepc, t5
+    mret
 
     .data
     .balign 4

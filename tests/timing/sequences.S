@@ -519,6 +519,15 @@ _start:
     la t4, 1f
     BEGIN; fdiv.s f3, f1, f7, rne; fadd.s f6, f1, f2, dyn; 1: END(201)
     fsrmi 0
+    /* An illegal instruction in DECODE_HWLOOP that waits in ID for an FP result in flight (here the fadd with
+     * rounding mode 5 for f0, which the fsqrt writes) does not hold the handler: the dispatcher drops that
+     * wait once the controller stops decoding (cv32e40p_apu_disp.sv: read_dep_o & is_decoding_i), unlike a
+     * CSR access's wait behind the FP operation (143). The handler's nops let the fsqrt end before its csrw,
+     * which would wait for it. */
+    la t3, trap_after_nops
+    csrw mtvec, t3
+    la t4, 1f
+    BEGIN; cv_setupi 0, 3, 2f; fsqrt.s f0, f2; .word 0x00005053; 1: nop; nop; 2: END(202)
     csrw mtvec, zero
 
     li t5, 1
@@ -528,6 +537,14 @@ _start:
 
     .balign 256 /* CV32E40P's mtvec holds a 256-byte aligned base */
 trap_return:
+    csrw mepc, t4
+    mret
+
+    .balign 256
+trap_after_nops:
+    .rept 16
+    nop
+    .endr
     csrw mepc, t4
     mret
 
@@ -543,4 +560,4 @@ one:    .word 0x3f800000, 0x40400000, 0x40000000
 halves: .word 0xffff3c00, 0xffff4200, 0x42003c00, 0x42004200
 divsqrt_operands: .word 0x41100000, 0x41000000, 0x40100000, 0x43800000, 0x71800000, 0x03800000, 3, 1
     .globl results
-results: .space 4 * 202
+results: .space 4 * 203
