@@ -640,9 +640,13 @@ uint64_t Hart::dependency_behind(uint64_t from, uint64_t until) const {
         next = &decoded;
     }
     uint64_t end = from;
+    const auto wait_for = [&](uint64_t entry) {
+        if (static_cast<ReadyCause>(entry & 3) == ReadyCause::Fpu)
+            end = std::max(end, std::min(until, ready_cycle(entry)));
+    };
     for (const uint8_t slot : next->src)
-        if (static_cast<ReadyCause>(ready_[slot] & 3) == ReadyCause::Fpu)
-            end = std::max(end, std::min(until, ready_cycle(ready_[slot])));
+        wait_for(ready_[slot]);
+    if (next->apu_reads_x0) wait_for(ready_[fp_result_slot(kX0Slot)]); // as operand_need compares it
     return end - from;
 }
 

@@ -1,0 +1,48 @@
+/* Performance counters at FPU_ADDMUL_LAT = FPU_OTHERS_LAT = 2 (fpu.addmul_latency = fpu.other_latency = 2),
+ * where every FP operation has latency 3 and its result returns through the APU dispatcher's class 3 (see
+ * hpm_counters.S for the events and the counting window). Every expected count is what the CV32E40P RTL with
+ * those parameters gave for the same code (scripts/rtl/compare.py --latency 22).
+ */
+#include "test_macros.h"
+
+#define COUNT(events) li t0, events; csrw mhpmevent3, t0; csrr a0, mhpmcounter3
+#define COUNTED csrr a1, mhpmcounter3; sub a1, a1, a0
+#define EXPECT(n) li t6, n; bne a1, t6, fail
+
+    .option norvc
+TEST_BEGIN
+    la s1, data
+    li t0, 0x6000
+    csrs mstatus, t0 /* FS = Dirty */
+    csrw mcountinhibit, zero
+    flw fa0, 0(s1) /* 3.0 */
+    flw fa1, 4(s1) /* 1.0 */
+
+    /* 1: the fadd waits in EX for the fcvt's result to x0 (class 3 behind class 3: stall_type), 2 cycles. In
+     * the first only it is APU_TYPE: in the second the sll behind it is in ID and waits for that result as
+     * well, since its operand-c select names x0 (cv32e40p_decoder.sv: REGC_ZERO), an address the dispatcher
+     * compares with the result's (read_dep_o): APU_DEP, which APU_TYPE leaves out (hpm_events[12]). */
+    li TESTNUM, 1
+    COUNT(1 << 12) /* APU_TYPE */
+    fcvt.wu.s zero, fa0
+    fadd.s fa5, fa0, fa1
+    sll a6, t2, sp
+    COUNTED
+    EXPECT(1)
+    COUNT(1 << 14) /* APU_DEP */
+    fcvt.wu.s zero, fa0
+    fadd.s fa5, fa0, fa1
+    sll a6, t2, sp
+    COUNTED
+    EXPECT(1)
+    COUNT((1 << 12) | (1 << 14))
+    fcvt.wu.s zero, fa0
+    fadd.s fa5, fa0, fa1
+    sll a6, t2, sp
+    COUNTED
+    EXPECT(2)
+TEST_END
+
+    .data
+    .balign 4
+data: .word 0x40400000, 0x3f800000
