@@ -365,28 +365,26 @@ TEST_BEGIN
      * first cycle of that wait only, once a round. Here the fadd with rounding mode 5 reads f0, which the
      * fdiv writes. In a round of count 1 the controller stays in DECODE and counts the whole wait: 18 cycles
      * from the cycle after the fdiv's to its result (19). */
+    .macro fdiv_then_illegal_in_loop rounds
+    .option push; .option rvc; .balign 4; .option pop /* a c.nop if need be */
+    cv_setupi 0, \rounds, 1f
+    fdiv.s ft0, fa0, fa2
+    .word 0x00005053
+    addi a2, a2, 1
+    addi a2, a2, 1
+    addi a2, a2, 1
+1:
+    .endm
     li TESTNUM, 22
     la t0, skip_trapping
     csrw mtvec, t0
     COUNT(1 << 14)
-    .option push; .option rvc; .balign 4; .option pop /* a c.nop if need be */
-    cv_setupi 0, 2, 1f
-    fdiv.s ft0, fa0, fa2
-    .word 0x00005053
-    addi a2, a2, 1
-    addi a2, a2, 1
-    addi a2, a2, 1
-1:  COUNTED
+    fdiv_then_illegal_in_loop 2
+    COUNTED
     EXPECT(2)
     COUNT(1 << 14)
-    .option push; .option rvc; .balign 4; .option pop /* a c.nop if need be */
-    cv_setupi 0, 1, 1f
-    fdiv.s ft0, fa0, fa2
-    .word 0x00005053
-    addi a2, a2, 1
-    addi a2, a2, 1
-    addi a2, a2, 1
-1:  COUNTED
+    fdiv_then_illegal_in_loop 1
+    COUNTED
     EXPECT(18)
     csrw mtvec, zero
 TEST_END

@@ -22,23 +22,22 @@ TEST_BEGIN
      * the first only it is APU_TYPE: in the second the sll behind it is in ID and waits for that result as
      * well, since its operand-c select names x0 (cv32e40p_decoder.sv: REGC_ZERO), an address the dispatcher
      * compares with the result's (read_dep_o): APU_DEP, which APU_TYPE leaves out (hpm_events[12]). */
-    li TESTNUM, 1
-    COUNT(1 << 12) /* APU_TYPE */
+    .macro fadd_held_for_a_result_to_x0
     fcvt.wu.s zero, fa0
     fadd.s fa5, fa0, fa1
     sll a6, t2, sp
+    .endm
+    li TESTNUM, 1
+    COUNT(1 << 12) /* APU_TYPE */
+    fadd_held_for_a_result_to_x0
     COUNTED
     EXPECT(1)
     COUNT(1 << 14) /* APU_DEP */
-    fcvt.wu.s zero, fa0
-    fadd.s fa5, fa0, fa1
-    sll a6, t2, sp
+    fadd_held_for_a_result_to_x0
     COUNTED
     EXPECT(1)
     COUNT((1 << 12) | (1 << 14))
-    fcvt.wu.s zero, fa0
-    fadd.s fa5, fa0, fa1
-    sll a6, t2, sp
+    fadd_held_for_a_result_to_x0
     COUNTED
     EXPECT(2)
 TEST_END
