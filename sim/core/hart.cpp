@@ -933,7 +933,9 @@ uint64_t Hart::illegal_in_hwloop_trap_end() {
         if (held && (held->cls == InsnClass::Fp || held->cls == InsnClass::FpDivSqrt)) {
             // A div/sqrt result is written outside the scoreboard's dst (fpu::divsqrt_end).
             const uint8_t result = held->cls == InsnClass::FpDivSqrt ? isa::fslot(held->rd) : held->dst;
-            for (const uint8_t src : slot_at(pc_)->src)
+            const DecodedInsn& illegal = *slot_at(pc_);
+            on_held = result == kX0Slot && illegal.apu_reads_x0; // x0 is read from kZeroSlot
+            for (const uint8_t src : illegal.src)
                 on_held |= src == result || (result < kZeroSlot && src == fp_result_slot(result));
         }
         stats_.apu_dependency_cycles -= issue_ - first_in_id - (on_held ? 0 : 1);

@@ -4,6 +4,7 @@
  * those parameters gave for the same code (scripts/rtl/compare.py --latency 22).
  */
 #include "test_macros.h"
+#include "hwloop.h"
 
 #define COUNT(events) li t0, events; csrw mhpmevent3, t0; csrr a0, mhpmcounter3
 #define COUNTED csrr a1, mhpmcounter3; sub a1, a1, a0
@@ -40,7 +41,44 @@ TEST_BEGIN
     fadd_held_for_a_result_to_x0
     COUNTED
     EXPECT(2)
+
+    /* 2: in DECODE_HWLOOP an illegal word whose selects name x0 (rs1 = rs2 = x0) waits in ID for the result
+     * to x0 of the fcvt held in EX just ahead (behind the fmul, class 3 as well). The controller flushes at
+     * once, and in that first cycle the dispatcher does not see the held fcvt's request as a dependency
+     * (read_dep_req needs valid_req): no APU_DEP in either round of the loop; the fcvt's 2 held cycles
+     * are APU_TYPE. */
+    .macro held_fcvt_to_x0_then_illegal_in_loop
+    .option push; .option rvc; .balign 4; .option pop /* a c.nop if need be */
+    cv_setupi 0, 2, 1f
+    fmul.s fa5, fa0, fa1
+    fcvt.w.s zero, fa0
+    .word 0xfe000033
+    addi a2, a2, 1
+    addi a2, a2, 1
+    addi a2, a2, 1
+1:
+    .endm
+    li TESTNUM, 2
+    la t0, skip_trapping
+    csrw mtvec, t0
+    COUNT(1 << 14) /* APU_DEP */
+    held_fcvt_to_x0_then_illegal_in_loop
+    COUNTED
+    EXPECT(0)
+    COUNT(1 << 12) /* APU_TYPE */
+    held_fcvt_to_x0_then_illegal_in_loop
+    COUNTED
+    EXPECT(4)
+    csrw mtvec, zero
 TEST_END
+
+    .text
+    .balign 256 /* CV32E40P's mtvec holds a 256-byte aligned base */
+skip_trapping:
+    csrr t5, mepc
+    addi t5, t5, 4
+    csrw mepc, t5
+    mret
 
     .data
     .balign 4
