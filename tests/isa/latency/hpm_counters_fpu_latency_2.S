@@ -5,10 +5,7 @@
  */
 #include "test_macros.h"
 #include "hwloop.h"
-
-#define COUNT(events) li t0, events; csrw mhpmevent3, t0; csrr a0, mhpmcounter3
-#define COUNTED csrr a1, mhpmcounter3; sub a1, a1, a0
-#define EXPECT(n) li t6, n; bne a1, t6, fail
+#include "hpm_counting.h"
 
     .option norvc
 TEST_BEGIN
@@ -71,14 +68,7 @@ TEST_BEGIN
     EXPECT(4)
     csrw mtvec, zero
 TEST_END
-
-    .text
-    .balign 256 /* CV32E40P's mtvec holds a 256-byte aligned base */
-skip_trapping:
-    csrr t5, mepc
-    addi t5, t5, 4
-    csrw mepc, t5
-    mret
+SKIP_TRAPPING_HANDLER
 
     .data
     .balign 4
