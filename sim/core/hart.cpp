@@ -903,6 +903,7 @@ uint64_t Hart::illegal_in_hwloop_trap_end() {
     const bool waited_in_id = id_wait_end_ == issue_;
     const uint64_t first_in_id = waited_in_id ? id_wait_start_ : issue_;
     uint64_t end = first_in_id + 4;
+    bool first_cycle_counted = false; // as APU_DEP, behind the instruction held just ahead
     if (const DecodedInsn* held = held_just_ahead(first_in_id)) {
         // The result that frees a held FP operation makes EX valid, unless it came in the illegal
         // instruction's first cycle in ID, before FLUSH_EX: then the operation itself does, in the cycle it
@@ -920,14 +921,15 @@ uint64_t Hart::illegal_in_hwloop_trap_end() {
             stats_.apu_dependency_cycles -= after_first;
             stats_.apu_type_cycles += std::min(after_first, dependency_behind_in_type_);
         }
+        first_cycle_counted = dependency_behind_ != 0;
     }
     const bool dependency_dropped = waited_in_id && id_wait_apu_dep_end_ == issue_;
     end = std::max(end, (dependency_dropped ? first_in_id : issue_) + 1);
     if (dependency_dropped) {
-        // APU_DEP counts the one cycle the controller decoded it in, unless the result it waits for is that
-        // of the FP operation held in EX just ahead: the dispatcher does not see that one's request as a
-        // dependency while it holds it (cv32e40p_apu_disp.sv: read_dep_req needs valid_req; one it refuses
-        // counts as contention instead).
+        // APU_DEP counts the one cycle the controller decoded it in, once, and not when the result it waits
+        // for is that of the FP operation held in EX just ahead: the dispatcher does not see that one's
+        // request as a dependency while it holds it (cv32e40p_apu_disp.sv: read_dep_req needs valid_req; one
+        // it refuses counts as contention instead).
         const DecodedInsn* held = held_just_ahead(first_in_id);
         bool on_held = false;
         if (held && (held->cls == InsnClass::Fp || held->cls == InsnClass::FpDivSqrt)) {
@@ -938,7 +940,7 @@ uint64_t Hart::illegal_in_hwloop_trap_end() {
             for (const uint8_t src : illegal.src)
                 on_held |= src == result || (result < kZeroSlot && src == fp_result_slot(result));
         }
-        stats_.apu_dependency_cycles -= issue_ - first_in_id - (on_held ? 0 : 1);
+        stats_.apu_dependency_cycles -= issue_ - first_in_id - (on_held || first_cycle_counted ? 0 : 1);
     }
     if (waited_in_id) // the waits, which now overlap the trap
         stats_.stall_cycles[static_cast<size_t>(id_wait_kind_)] -= issue_ - first_in_id;

@@ -382,6 +382,20 @@ TEST_BEGIN
     fdiv_then_illegal_in_loop 1
     COUNTED
     EXPECT(18)
+
+    /* 23: the same behind a mulh, which EX holds while the illegal instruction has its first cycle in ID:
+     * that cycle is APU_DEP, once a round, whether the wait ends during the hold or after it. */
+    li TESTNUM, 23
+    COUNT(1 << 14)
+    .option push; .option rvc; .balign 4; .option pop /* a c.nop if need be */
+    cv_setupi 0, 2, 1f
+    fdiv.s ft0, fa0, fa2
+    mulh a5, a0, a2
+    .word 0x00005053
+    addi a2, a2, 1
+    addi a2, a2, 1
+1:  COUNTED
+    EXPECT(2)
     csrw mtvec, zero
 TEST_END
 SKIP_TRAPPING_HANDLER
