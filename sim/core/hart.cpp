@@ -64,6 +64,7 @@ void Hart::reset(uint32_t pc, uint32_t sp) {
     held_in_ex_until_ = held_in_ex_pc_ = 0;
     held_before_until_ = held_in_ex_from_ = 0;
     dependency_behind_ = dependency_behind_in_type_ = 0;
+    last_behind_ = {};
     hwloop_refetch_end_ = 0;
     mret_to_loop_end_ = false;
     id_wait_start_ = id_wait_end_ = id_wait_apu_dep_end_ = 0;
@@ -542,6 +543,7 @@ void Hart::defer_apu_result(uint64_t from, uint64_t to) {
     pending_ |= uint64_t{1} << apu_port_slot_;
     if (apu_busy_until_ == from) apu_busy_until_ = to;
     if (apu_long_until_ == from) apu_long_until_ = to;
+    recount_dependency_behind();
 }
 
 void Hart::apu_port_contention(const DecodedInsn& d) {

@@ -434,6 +434,20 @@ class Hart {
         stats_.apu_dependency_runs_at_entry += cycles != 0 && first;
         if (ahead_class_needed_)
             stats_.apu_dependency_runs_at_entry_by_class[executing_stat_] += cycles != 0 && first;
+        last_behind_ = {from, cycles, first};
+    }
+    // A result the current instruction, held in EX, keeps from the write port until it leaves
+    // (defer_apu_result) is still in flight meanwhile: the instruction behind waits for it longer.
+    void recount_dependency_behind() {
+        if (first_hold()) return; // not held: nothing counted behind it
+        const uint64_t cycles = dependency_behind(last_behind_.from, held_in_ex_until_);
+        if (cycles <= last_behind_.cycles) return;
+        stats_.apu_dependency_cycles += cycles - last_behind_.cycles;
+        dependency_behind_ += cycles - last_behind_.cycles;
+        const bool new_run = last_behind_.cycles == 0 && last_behind_.first;
+        stats_.apu_dependency_runs_at_entry += new_run;
+        if (ahead_class_needed_) stats_.apu_dependency_runs_at_entry_by_class[executing_stat_] += new_run;
+        last_behind_.cycles = cycles;
     }
     // The first cycle a new hold of the current instruction adds to the wait of the one behind it in ID.
     uint64_t hold_grows_from() const { return held_in_ex_until_ > issue_ ? held_in_ex_until_ : issue_ + 1; }
@@ -602,6 +616,13 @@ class Hart {
     // illegal_in_hwloop_trap_end takes them back.
     uint64_t dependency_behind_ = 0;
     uint64_t dependency_behind_in_type_ = 0;
+    // The latest count_dependency_behind: its window's start, what it counted, and whether the hold was the
+    // instruction's first (recount_dependency_behind).
+    struct BehindCount {
+        uint64_t from = 0;
+        uint64_t cycles = 0;
+        bool first = false;
+    } last_behind_;
     // The cycles the latest wait of an instruction in ID began and ended (stall_on_operands, wait_in_id), and
     // what it was counted as (the first kind, when it waited twice).
     uint64_t id_wait_start_ = 0;

@@ -67,6 +67,18 @@ TEST_BEGIN
     COUNTED
     EXPECT(4)
     csrw mtvec, zero
+
+    /* 3: the mulh, past its first EX cycle, keeps the fmul's result from the register file's write port until
+     * it leaves EX (cv32e40p_ex_stage.sv: mulh_active), so that result stays in flight meanwhile. The fcvt.w.s
+     * in ID behind the mulh compares f0 through its rs2 field (0 for .w), and waits for it all that time:
+     * APU_DEP 5. */
+    li TESTNUM, 3
+    COUNT(1 << 14) /* APU_DEP */
+    fmul.s ft0, fa0, fa1
+    mulh t4, a0, t3
+    fcvt.w.s s10, fa1
+    COUNTED
+    EXPECT(5)
 TEST_END
 SKIP_TRAPPING_HANDLER
 
