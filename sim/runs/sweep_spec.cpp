@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -67,13 +68,15 @@ class SpecReader {
 
     void check_keys(const YAML::Node& map, const std::vector<std::string>& known,
                     const std::string& where) const {
-        std::set<std::string> seen;
+        std::map<std::string, int> first_line;
         for (const auto& entry : map) {
             const std::string key = scalar(entry.first, where + " key");
             if (std::find(known.begin(), known.end(), key) == known.end())
                 fail_at(entry.first, fmt::format("unknown key '{}' in {}{}", shown(key), where,
                                                  unknown_name_hint(key, known)));
-            if (!seen.insert(key).second) fail_at(entry.first, fmt::format("key '{}' given twice", key));
+            const auto [at, inserted] = first_line.emplace(key, line_of(entry.first));
+            if (!inserted)
+                fail_at(entry.first, fmt::format("key '{}' given twice (first on line {})", key, at->second));
         }
     }
 

@@ -75,6 +75,9 @@ def bad_specs(sim, work, kernels):
         ("empty-file", "", 1, "expected a sweep"),
         ("scalar-axis", f"program: {elf}\ngrid:\n  dma.bandwidth_bits: 8\n", 3, "dma.bandwidth_bits"),
         ("twice", f"program: {elf}\nset:\n  tcdm.size: 64KiB\ngrid:\n  tcdm.size: [64KiB]\n", 5, "tcdm.size"),
+        # YAML would keep one of the two silently; the message names both lines.
+        ("key-twice", f"program: {elf}\ngrid:\n  tcdm.size: [64KiB]\ngrid:\n  cluster.cores: [1, 2]\n", 4,
+         "key 'grid' given twice (first on line 2)"),
         ("zip-lengths", f"program: {elf}\nzip:\n  cluster.cores: [1, 2]\n  fpu.count: [1, 2, 4]\n", 4,
          "fpu.count"),
         ("invalid-point", f"program: {elf}\ngrid:\n  cluster.cores: [2, 4]\n  fpu.count: [2, 4]\n", 4,
