@@ -46,14 +46,16 @@ XPULP_ARCH = "_xcvmem_xcvmac_xcvalu_xcvbi_xcvbitmanip_xcvsimd"
 
 
 class Generator(gp.ProgramGenerator):
-    def __init__(self, seed, length, xpulp, traps=False, counters=False):
+    def __init__(self, seed, length, xpulp, traps=False, counters=False, csrs=False):
         super().__init__(seed, length)
         self.xpulp = xpulp
+        self.traps = traps
         kinds = [(f, w) for f, w in self.kinds if "zfh" not in f.__name__]
         kinds += [(self.g_misaligned, 4), (self.g_div_small, 3), (self.g_divsqrt_chain, 3),
                   (self.g_write_after_load, 4), (self.g_x0_write, 3), (self.g_fp_x0_write, 3)]
         kinds += [(self.g_trap, 3)] if traps else []
         kinds += [(self.g_counter, 4)] if counters else []
+        kinds += [(self.g_machine_csr, 4)] if csrs else []
         if xpulp:
             kinds += [(self.g_x_alu, 6), (self.g_x_mac, 4), (self.g_x_simd, 6), (self.g_x_mem, 5),
                       (self.g_x_branch, 2), (self.g_x_hwloop, 3)]
@@ -67,6 +69,7 @@ class Generator(gp.ProgramGenerator):
                     (self.g_x_alu, 4), (self.g_x_mac, 4), (self.g_x_simd, 4), (self.g_x_mem, 4)]
             body += [(self.g_trap, 2)] if traps else []
             body += [(self.g_counter, 2)] if counters else []
+            body += [(self.g_machine_csr_in_loop, 2)] if csrs else []
             self.body_funcs = [k for k, _ in body]
             self.body_weights = [w for _, w in body]
         self.kind_funcs = [k for k, _ in kinds]
@@ -216,6 +219,86 @@ class Generator(gp.ProgramGenerator):
             counter = rng.choice(["mcycle", "minstret", "mhpmcounter3", "mhpmcounter3", "mhpmcounter3",
                                   "mcycleh", "minstreth", "mhpmcounter3h", "cycle", "instret", "hpmcounter3"])
             self.add([f"csrr {gp.xr(self.rd())}, {counter}"])
+
+    # Machine-mode CSRs that a test suite reads and writes: read-only IDs, WARL fields read back after a write
+    # (mstatus, mtvec, mie, the trigger CSRs), plain registers (mscratch, mepc, mcause), and mstatus.FS turned
+    # to Initial (the next FP write makes it Dirty again) or, with --traps, Off around an FP instruction.
+    # Every status write costs the flush of CV32E40P's long CSR accesses, right after FP operations too. Out of
+    # hardware loops, an mret to the next instruction.
+    READ_ONLY_CSRS = ["misa", "mhartid", "mvendorid", "marchid", "mimpid", "mip", "mtval", "0x7A4", "0xF15"]
+    TRIGGER_CSRS = ["tselect", "tdata1", "tdata2", "tdata3", "mcontext", "scontext", "0x7A8", "0x6A8"]
+
+    def g_machine_csr_in_loop(self):
+        self.g_machine_csr(jump=False)
+
+    def g_machine_csr(self, jump=True):
+        rng = self.rng
+        d = self.rd()
+        t = self.other_than(d)
+        u = self.other_than(d, t)
+        d, t, u = gp.xr(d), gp.xr(t), gp.xr(u)
+        fa, fb = gp.fr(self.fd()), gp.fr(self.fd())
+        k = rng.randrange(12)
+        value = rng.choice([0, 1, 0xffffffff, rng.getrandbits(32), 1 << rng.randrange(32)])
+        if k == 0:
+            lines = [f"csrr {d}, {rng.choice(self.READ_ONLY_CSRS)}"]
+        elif k == 1:
+            csr = rng.choice(["mscratch", "mepc", "mcause"])
+            op = rng.choice(["csrrw", "csrrs", "csrrc"])
+            lines = [f"li {t}, {value}", f"{op} {d}, {csr}, {t}", f"csrr {u}, {csr}"]
+        elif k == 2:
+            csr = rng.choice(["mscratch", "mepc", "mcause", "mie"])
+            op = rng.choice(["csrrwi", "csrrsi", "csrrci"])
+            lines = [f"{op} {d}, {csr}, {rng.randrange(32)}", f"csrr {u}, {csr}"]
+        elif k == 3:
+            # mie's WARL bits (no interrupt can come: the test bench ties them off).
+            lines = [f"li {t}, {value}", f"csrrw {d}, mie, {t}", f"csrr {u}, mie", "csrw mie, zero"]
+        elif k == 4:
+            # mtvec's mode and base bits, then the handler's base back.
+            lines = [f"csrr {t}, mtvec", f"li {u}, {value}", f"csrw mtvec, {u}", f"csrr {d}, mtvec",
+                     f"csrw mtvec, {t}"]
+        elif k == 5:
+            # mstatus's WARL fields (MPP, MPIE, MIE, the others fixed): set or clear, read back, FS left Dirty.
+            mask = rng.choice([0x1800, 0x80, 0x8, 0x88, 0x1888, value & ~0x6000])
+            op = rng.choice(["csrrs", "csrrc", "csrrw"])
+            if op == "csrrw":
+                lines = [f"li {t}, {(value & ~0x6000) | 0x6000}", f"csrrw {d}, mstatus, {t}"]
+            else:
+                lines = [f"li {t}, {mask}", f"{op} {d}, mstatus, {t}"]
+            lines += [f"csrr {u}, mstatus", "csrci mstatus, 8"]
+        elif k == 6:
+            # FS = Initial, maybe an FP instruction (which makes it Dirty) and a read of mstatus (SD).
+            lines = [f"li {t}, 0x4000", f"csrc mstatus, {t}"]
+            lines += rng.choice([[], [f"fadd.s {fa}, {fa}, {fb}"], [f"flw {fa}, {self.data_offset(4)}(s1)"],
+                                 [f"fsw {fa}, {self.data_offset(4)}(s1)"], [f"fmv.x.w {d}, {fa}"],
+                                 [f"csrr {d}, fflags"], [f"fdiv.s {fa}, {fa}, {fb}"]])
+            lines += [f"csrr {u}, mstatus", f"li {t}, 0x6000", f"csrs mstatus, {t}"]
+        elif k == 7 and self.traps:
+            # FS = Off: every FP instruction and FP CSR access is illegal.
+            lines = [f"li {t}, 0x6000", f"csrc mstatus, {t}",
+                     rng.choice([f"fadd.s {fa}, {fa}, {fb}", f"flw {fa}, {self.data_offset(4)}(s1)",
+                                 f"fmv.w.x {fa}, {d}", f"csrr {d}, fcsr", f"fsflags {d}, {u}"]),
+                     f"csrr {u}, mstatus", f"li {t}, 0x6000", f"csrs mstatus, {t}"]
+        elif k == 8:
+            csr = rng.choice(self.TRIGGER_CSRS)
+            lines = [f"li {t}, {value}", f"csrrw {d}, {csr}, {t}", f"csrr {u}, {csr}"]
+        elif k == 9:
+            # A status CSR right behind an FP operation (the CSR waits for it) or a load.
+            lines = [rng.choice([f"fmul.s {fa}, {fa}, {fb}", f"fdiv.s {fa}, {fa}, {fb}", f"fsqrt.s {fa}, {fb}",
+                                 f"lw {t}, {self.data_offset(4)}(s1)", f"fcvt.w.s {t}, {fb}"]),
+                     rng.choice([f"csrr {d}, mstatus", f"csrrs {d}, mscratch, {t}", f"csrr {d}, mepc",
+                                 f"csrr {d}, misa", f"csrw mscratch, {t}", f"csrr {d}, mcause"])]
+        elif k == 10 and self.traps:
+            # Debug-mode CSRs and ones CV32E40P lacks (user and supervisor CSRs, PMP): illegal in machine mode.
+            csr = rng.choice(["0x7B0", "0x7B1", "0x7B2", "0x7B3", "0x306", "0x30A", "0x3A0", "0x3B0", "0x7A5",
+                              "0x105", "0x180"])
+            lines = [".option push", ".option norvc", f"csrr {d}, {csr}", ".option pop"]
+        elif k == 11 and jump:
+            # mret outside a handler: to mepc, MIE from MPIE.
+            lines = [f"la {t}, 1f", f"csrw mepc, {t}", "mret", "1:", f"csrr {u}, mstatus", "csrci mstatus, 8"]
+        else:
+            lines = [f"csrr {d}, mstatus", f"csrr {u}, mscratch"]
+        self.add(lines)
 
     def g_x_alu(self):
         rng = self.rng
@@ -467,7 +550,7 @@ def difference(words):
 
 def random_programs(runner, args):
     def one(seed):
-        generator = Generator(seed, args.length, args.xpulp, args.traps, args.counters)
+        generator = Generator(seed, args.length, args.xpulp, args.traps, args.counters, args.csrs)
         text = bare_program(generator.generate(), args.xpulp)
         return seed, difference(runner.run(f"seed{seed}", text))
 
@@ -487,12 +570,12 @@ def shrink(runner, args):
     """Drops blocks of the program while the cycle counts still differ, or, when they agree, while any word of
     the signature does (a counter read, a result): both runs execute the same blocks, so any word they disagree
     on is the model's."""
-    generator = Generator(args.seed, args.length, args.xpulp, args.traps, args.counters)
+    generator = Generator(args.seed, args.length, args.xpulp, args.traps, args.counters, args.csrs)
     generator.generate_body()
     after_body = generator.rng.getstate()  # the register and data values come after the body
 
     def text_of(blocks):
-        program = Generator(args.seed, args.length, args.xpulp, args.traps, args.counters)
+        program = Generator(args.seed, args.length, args.xpulp, args.traps, args.counters, args.csrs)
         program.blocks = [copy.copy(b) for b in blocks]
         program.generate_body = program.resolve_targets
         program.rng.setstate(after_body)
@@ -798,6 +881,9 @@ def main():
                         help="random programs trap too (ecall, ebreak, an illegal CSR write), in loops as well")
     parser.add_argument("--counters", action="store_true",
                         help="random programs set mhpmevent3 and read, write and inhibit the performance counters")
+    parser.add_argument("--csrs", action="store_true",
+                        help="random programs read and write the machine-mode CSRs (mstatus with its FS field, "
+                        "mtvec, mie, mscratch, mepc, mcause, the trigger CSRs, the ID registers)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--count", type=int, default=100)
     parser.add_argument("--length", type=int, default=300, help="instructions in a random body, at least")
