@@ -298,6 +298,10 @@ class Generator(gp.ProgramGenerator):
             lines = [f"la {t}, 1f", f"csrw mepc, {t}", "mret", "1:", f"csrr {u}, mstatus", "csrci mstatus, 8"]
         else:
             lines = [f"csrr {d}, mstatus", f"csrr {u}, mscratch"]
+        # Both values read go to the log: a later block may overwrite them before the signature.
+        for register in (d, u):
+            lines.append(f"sw {register}, {gp.DATA_SIZE + self.log_slot * 4}({gp.xr(gp.BASE_REG)})")
+            self.log_slot = (self.log_slot + 1) % (gp.LOG_SIZE // 4)
         self.add(lines)
 
     def g_x_alu(self):
