@@ -13,8 +13,9 @@ followed by writes, loads to x0 followed by writes to x0 and FP operations writi
 instructions naming x0, and with --xpulp Xpulp ALU, MAC, SIMD, post-increment, immediate-branch and
 hardware-loop instructions (single and nested loops, bodies drawn from the other kinds), and with --traps
 instructions that trap (ecall, ebreak, an illegal CSR write, illegal words, a dynamic rounding mode while
-frm is reserved), in loop bodies too, and with --counters reads and writes of the performance counters. It
-reads mcycle before its register set-up and after its signature stores; both runs must give the same cycles,
+frm is reserved), in loop bodies too, with --counters reads and writes of the performance counters, and with
+--csrs reads and writes of the machine-mode CSRs (WARL fields read back, mstatus.FS changes, mret). It reads
+mcycle before its register set-up and after its signature stores; both runs must give the same cycles,
 the same sum of its traps' mepc + mcause and the same signature words.
 """
 import argparse
@@ -237,7 +238,7 @@ class Generator(gp.ProgramGenerator):
         t = self.other_than(d)
         u = self.other_than(d, t)
         d, t, u = gp.xr(d), gp.xr(t), gp.xr(u)
-        fa, fb = gp.fr(self.fd()), gp.fr(self.fd())
+        fa, fb, base = gp.fr(self.fd()), gp.fr(self.fd()), gp.xr(gp.BASE_REG)
         k = rng.randrange(12)
         value = rng.choice([0, 1, 0xffffffff, rng.getrandbits(32), 1 << rng.randrange(32)])
         if k == 0:
@@ -269,14 +270,14 @@ class Generator(gp.ProgramGenerator):
         elif k == 6:
             # FS = Initial, maybe an FP instruction (which makes it Dirty) and a read of mstatus (SD).
             lines = [f"li {t}, 0x4000", f"csrc mstatus, {t}"]
-            lines += rng.choice([[], [f"fadd.s {fa}, {fa}, {fb}"], [f"flw {fa}, {self.data_offset(4)}(s1)"],
-                                 [f"fsw {fa}, {self.data_offset(4)}(s1)"], [f"fmv.x.w {d}, {fa}"],
+            lines += rng.choice([[], [f"fadd.s {fa}, {fa}, {fb}"], [f"flw {fa}, {self.data_offset(4)}({base})"],
+                                 [f"fsw {fa}, {self.data_offset(4)}({base})"], [f"fmv.x.w {d}, {fa}"],
                                  [f"csrr {d}, fflags"], [f"fdiv.s {fa}, {fa}, {fb}"]])
             lines += [f"csrr {u}, mstatus", f"li {t}, 0x6000", f"csrs mstatus, {t}"]
         elif k == 7 and self.traps:
             # FS = Off: every FP instruction and FP CSR access is illegal.
             lines = [f"li {t}, 0x6000", f"csrc mstatus, {t}",
-                     rng.choice([f"fadd.s {fa}, {fa}, {fb}", f"flw {fa}, {self.data_offset(4)}(s1)",
+                     rng.choice([f"fadd.s {fa}, {fa}, {fb}", f"flw {fa}, {self.data_offset(4)}({base})",
                                  f"fmv.w.x {fa}, {d}", f"csrr {d}, fcsr", f"fsflags {d}, {u}"]),
                      f"csrr {u}, mstatus", f"li {t}, 0x6000", f"csrs mstatus, {t}"]
         elif k == 8:
@@ -285,7 +286,7 @@ class Generator(gp.ProgramGenerator):
         elif k == 9:
             # A status CSR right behind an FP operation (the CSR waits for it) or a load.
             lines = [rng.choice([f"fmul.s {fa}, {fa}, {fb}", f"fdiv.s {fa}, {fa}, {fb}", f"fsqrt.s {fa}, {fb}",
-                                 f"lw {t}, {self.data_offset(4)}(s1)", f"fcvt.w.s {t}, {fb}"]),
+                                 f"lw {t}, {self.data_offset(4)}({base})", f"fcvt.w.s {t}, {fb}"]),
                      rng.choice([f"csrr {d}, mstatus", f"csrrs {d}, mscratch, {t}", f"csrr {d}, mepc",
                                  f"csrr {d}, misa", f"csrw mscratch, {t}", f"csrr {d}, mcause"])]
         elif k == 10 and self.traps:
@@ -300,7 +301,7 @@ class Generator(gp.ProgramGenerator):
             lines = [f"csrr {d}, mstatus", f"csrr {u}, mscratch"]
         # Both values read go to the log: a later block may overwrite them before the signature.
         for register in (d, u):
-            lines.append(f"sw {register}, {gp.DATA_SIZE + self.log_slot * 4}({gp.xr(gp.BASE_REG)})")
+            lines.append(f"sw {register}, {gp.DATA_SIZE + self.log_slot * 4}({base})")
             self.log_slot = (self.log_slot + 1) % (gp.LOG_SIZE // 4)
         self.add(lines)
 
