@@ -138,6 +138,39 @@ function(_pulpsim_riscv_object_name src out_var)
   set(${out_var} "${_rel}.o" PARENT_SCOPE)
 endfunction()
 
+# The runtime does not see a program's DEFINES, INCLUDES or DEPENDS: its objects depend only on the
+# runtime kind, -march and CFLAGS, so programs that share those share one compiled runtime (it was the
+# largest part of the kernels' build when every program compiled its own copy). The first program of
+# a set defines the compile rules and a target that builds them; the others depend on that target.
+function(_pulpsim_riscv_runtime_objects runtime_sources runtime_cflags out_objects out_target)
+  string(MD5 key "${runtime_sources}|${runtime_cflags}")
+  string(SUBSTRING ${key} 0 12 key)
+  set(objdir ${CMAKE_BINARY_DIR}/riscv_runtime/${key})
+  set(objects)
+  foreach(src IN LISTS runtime_sources)
+    cmake_path(GET src FILENAME fname)
+    list(APPEND objects ${objdir}/${fname}.o)
+  endforeach()
+  set(${out_objects} ${objects} PARENT_SCOPE)
+  set(${out_target} riscv_runtime_${key} PARENT_SCOPE)
+  if(TARGET riscv_runtime_${key})
+    return()
+  endif()
+  file(MAKE_DIRECTORY ${objdir})
+  foreach(src obj IN ZIP_LISTS runtime_sources objects)
+    cmake_path(RELATIVE_PATH src BASE_DIRECTORY ${CMAKE_SOURCE_DIR} OUTPUT_VARIABLE src_shown)
+    add_custom_command(
+      OUTPUT ${obj}
+      COMMAND ${PULPSIM_RISCV_CC} ${runtime_cflags} -MD -MF ${obj}.d -c ${src} -o ${obj}
+      DEPENDS ${src}
+      DEPFILE ${obj}.d
+      WORKING_DIRECTORY ${objdir}
+      COMMENT "RISC-V CC ${src_shown} (runtime ${key})"
+      COMMAND_EXPAND_LISTS VERBATIM)
+  endforeach()
+  add_custom_target(riscv_runtime_${key} DEPENDS ${objects})
+endfunction()
+
 function(pulpsim_add_riscv_program)
   cmake_parse_arguments(PARSE_ARGV 0 ARG "NO_RUNTIME" "NAME;LINKER_SCRIPT;MARCH;OUTPUT_DIR;RUNTIME"
                         "SOURCES;INCLUDES;DEFINES;DEPENDS;CFLAGS;LDFLAGS")
@@ -200,6 +233,7 @@ function(pulpsim_add_riscv_program)
   endif()
 
   set(cflags ${PULPSIM_RISCV_CFLAGS} -march=${ARG_MARCH})
+  set(runtime_cflags ${cflags} -I${PULPSIM_RISCV_RUNTIME_DIR} ${ARG_CFLAGS})
   foreach(dir IN LISTS ARG_INCLUDES)
     cmake_path(ABSOLUTE_PATH dir BASE_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR} NORMALIZE)
     list(APPEND cflags -I${dir})
@@ -210,31 +244,24 @@ function(pulpsim_add_riscv_program)
   endforeach()
   list(APPEND cflags ${ARG_CFLAGS})
 
-  # Entries "source|object|extra dependencies?": the program's DEPENDS (e.g. generated headers)
-  # concern its own sources, not the runtime.
   set(objects)
-  set(sources)
   if(NOT ARG_NO_RUNTIME)
-    foreach(src IN LISTS runtime_sources)
-      cmake_path(GET src FILENAME fname)
-      list(APPEND sources "${src}|runtime/${fname}.o|0")
-    endforeach()
+    _pulpsim_riscv_runtime_objects("${runtime_sources}" "${runtime_cflags}" runtime_objects runtime_target)
+    list(APPEND objects ${runtime_objects})
   endif()
+  # Entries "source|object|extra dependencies?": the program's DEPENDS (e.g. generated headers).
+  set(sources)
   foreach(src IN LISTS ARG_SOURCES)
     cmake_path(ABSOLUTE_PATH src BASE_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR} NORMALIZE)
     _pulpsim_riscv_object_name(${src} objname)
-    list(APPEND sources "${src}|${objname}|1")
+    list(APPEND sources "${src}|${objname}")
   endforeach()
 
   foreach(entry IN LISTS sources)
     string(REPLACE "|" ";" entry "${entry}")
     list(GET entry 0 src)
     list(GET entry 1 objname)
-    list(GET entry 2 with_deps)
-    set(deps ${src})
-    if(with_deps)
-      list(APPEND deps ${ARG_DEPENDS})
-    endif()
+    set(deps ${src} ${ARG_DEPENDS})
     set(obj ${objdir}/${objname})
     cmake_path(GET obj PARENT_PATH obj_parent)
     file(MAKE_DIRECTORY ${obj_parent})
@@ -279,6 +306,9 @@ function(pulpsim_add_riscv_program)
   endif()
 
   add_custom_target(riscv_${ARG_NAME} ALL DEPENDS ${outputs} SOURCES ${ARG_SOURCES})
+  if(NOT ARG_NO_RUNTIME)
+    add_dependencies(riscv_${ARG_NAME} ${runtime_target})
+  endif()
   set_target_properties(riscv_${ARG_NAME} PROPERTIES PULPSIM_ELF ${elf})
   add_dependencies(riscv_programs riscv_${ARG_NAME})
   set_property(GLOBAL APPEND PROPERTY PULPSIM_RISCV_PROGRAMS ${ARG_NAME})
