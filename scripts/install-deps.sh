@@ -6,6 +6,7 @@ packages=(
   libsystemc-dev libboost-program-options-dev libspdlog-dev libfmt-dev libyaml-cpp-dev
   nlohmann-json3-dev libelf-dev libdw-dev libgtest-dev libbenchmark-dev
   clang-19 clang-format-19 lld-19 llvm-19 libclang-rt-19-dev picolibc-riscv64-unknown-elf gcc-riscv64-unknown-elf
+  binutils-riscv64-unknown-elf
   qemu-user python3 python3-torch python3-yaml
   libsqlite3-dev sqlite3 libxxhash-dev python3-matplotlib python3-pandas python3-junitparser
   slurmctld slurmd slurm-client munge
