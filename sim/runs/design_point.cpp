@@ -4,8 +4,10 @@
 #include <cstring>
 #include <fmt/format.h>
 #include <fstream>
-#include <sstream>
+#include <memory>
+#include <new>
 #include <stdexcept>
+#include <vector>
 #include <xxhash.h>
 
 namespace pulpsim::runs {
@@ -18,9 +20,19 @@ std::string content_hash(const std::string& bytes) {
 std::string file_hash(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in) throw std::runtime_error(fmt::format("{}: cannot read: {}", path, std::strerror(errno)));
-    std::ostringstream bytes;
-    bytes << in.rdbuf();
-    return content_hash(bytes.str());
+    // Streamed in blocks, which hashes the same as the whole file at once: every sweep hashes the simulator's
+    // own executable, and a sanitizer build's is tens of megabytes, which a copy in memory made slow to
+    // start.
+    std::unique_ptr<XXH3_state_t, decltype(&XXH3_freeState)> state(XXH3_createState(), &XXH3_freeState);
+    if (!state || XXH3_128bits_reset(state.get()) != XXH_OK) throw std::bad_alloc();
+    std::vector<char> block(1 << 20);
+    while (in) {
+        in.read(block.data(), static_cast<std::streamsize>(block.size()));
+        XXH3_128bits_update(state.get(), block.data(), static_cast<size_t>(in.gcount()));
+    }
+    if (in.bad()) throw std::runtime_error(fmt::format("{}: cannot read: {}", path, std::strerror(errno)));
+    const XXH128_hash_t h = XXH3_128bits_digest(state.get());
+    return fmt::format("{:016x}{:016x}", h.high64, h.low64);
 }
 
 std::string simulator_version(const std::string& release, const std::string& executable) {
