@@ -102,12 +102,15 @@ pid_t spawn(const DesignPoint& point, const RunnerOptions& options, const std::s
 
     // Whatever this process has buffered would otherwise be written twice.
     std::fflush(nullptr);
+    const pid_t runner = getpid();
     const pid_t pid = fork();
     if (pid < 0)
         throw std::runtime_error(fmt::format("cannot start a simulator process: {}", std::strerror(errno)));
     if (pid == 0) {
-        // The point must not outlive the runner: a killed sweep leaves no orphans behind.
+        // The point must not outlive the runner: a killed sweep leaves no orphans behind. A runner killed
+        // between the fork and the prctl sends no signal, so the child looks for itself.
         prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != runner) _exit(128 + SIGKILL);
         sigprocmask(SIG_SETMASK, &parent_mask, nullptr);
         const int in_fd = open("/dev/null", O_RDONLY);
         const int out_fd = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
