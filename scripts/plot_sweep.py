@@ -18,7 +18,10 @@ import os
 import sqlite3
 import sys
 
-import matplotlib
+sys.dont_write_bytecode = True  # keep the source tree free of __pycache__
+from results_db import connect_read_only  # noqa: E402
+
+import matplotlib  # noqa: E402
 
 matplotlib.use("Agg")
 # Titles, region and program names are the user's text, drawn as written: "$" is a dollar, not mathtext.
@@ -54,7 +57,7 @@ def value_text(key, v):
 
 def load(db, sweep, regions):
     """The stored rows of the given regions (None: every region)."""
-    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    con = connect_read_only(db)
     con.row_factory = sqlite3.Row
     rows = [dict(r) for r in con.execute(
         "SELECT * FROM results WHERE sweep = ? AND status = 'ok' AND region IS NOT NULL ORDER BY ordinal, rowid",
@@ -64,7 +67,7 @@ def load(db, sweep, regions):
 
 
 def first_region(db, sweep):
-    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    con = connect_read_only(db)
     row = con.execute("SELECT region FROM results WHERE sweep = ? AND region IS NOT NULL ORDER BY ordinal, rowid"
                       " LIMIT 1", (sweep,)).fetchone()
     con.close()

@@ -5,7 +5,9 @@ import argparse
 import os
 import sqlite3
 import sys
-import urllib.parse
+
+sys.dont_write_bytecode = True  # keep the source tree free of __pycache__
+from results_db import connect_read_only  # noqa: E402
 
 try:
     import matplotlib
@@ -32,7 +34,7 @@ def main():
     if not os.path.isdir(folder):
         sys.exit(f"plot_trend: {args.out}: no folder {folder}")
     try:
-        con = sqlite3.connect(f"file:{urllib.parse.quote(args.history)}?mode=ro", uri=True)
+        con = connect_read_only(args.history)
         rows = con.execute("SELECT r.id, substr(r.git_commit, 1, 8), g.entry, g.region, g.cycles FROM regress_runs r "
                            "JOIN regress_regions g ON g.run_id = r.id WHERE (? = '' OR g.entry = ?) AND "
                            "(? = '' OR g.region = ?) AND g.cycles > 0 ORDER BY r.id",

@@ -223,17 +223,20 @@ int command_sweep(const std::vector<std::string>& args) {
     const bool draws = export_format.empty() && !spec.plots.empty() && !vm.count("no-plots");
     if (draws) make_plot_folder(out_dir);
     // An export only reads: a database the user may not write to will do. A sweep and --no-run record the
-    // sweep's points, which the plots read.
+    // sweep's points, which the plots read; --no-run reads alone a database that already records them.
     const bool exports = !export_format.empty();
-    if (!run && !exports && access(db.c_str(), W_OK) != 0)
-        throw UsageError(
-            fmt::format("--db {}: cannot write to it ({}), and --no-run records the sweep's points "
-                        "for its plots; --export reads it alone",
-                        db, std::strerror(errno)));
-    if (!exports) make_parent_folder("--db", db);
+    const int not_writable = !run && !exports && access(db.c_str(), W_OK) != 0 ? errno : 0;
+    const bool reads_only = exports || not_writable;
+    if (!reads_only) make_parent_folder("--db", db);
     runs::ResultsStore store =
-        exports ? runs::ResultsStore(db, runs::ResultsStore::ReadOnly{}) : runs::ResultsStore(db);
-    if (!exports) store.record_sweep(spec, points);
+        reads_only ? runs::ResultsStore(db, runs::ResultsStore::ReadOnly{}) : runs::ResultsStore(db);
+    if (!reads_only) store.record_sweep(spec, points);
+    if (not_writable && !store.records_sweep(spec, points))
+        throw UsageError(
+            fmt::format("--db {}: cannot write to it ({}), and it does not hold sweep '{}' with the "
+                        "points its file gives now (edited since, or another simulator build), "
+                        "which --no-run would record for its plots; --export reads it alone",
+                        db, std::strerror(not_writable), spec.name));
 
     int status = 0;
     if (run) {

@@ -2,12 +2,14 @@
 
 #include <chrono>
 #include <ctime>
+#include <filesystem>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sqlite3.h>
 #include <stdexcept>
+#include <unistd.h>
 
 #include "runs/sweep_spec.hpp"
 
@@ -122,6 +124,32 @@ Value json_number(const nlohmann::json& j, const char* key) {
     return std::monostate{};
 }
 
+// A database in WAL mode is read through a shared-memory file next to it, which a reader who may not write
+// to its folder cannot create, and SQLite then refuses to read it at all. Such a reader reads the file as
+// immutable, which is exact when no log holds changes the file lacks: a sweep that ended leaves none, and a
+// reader who may not write could not recover a running or killed sweep's log anyway.
+bool read_as_immutable(const std::string& path) {
+    const std::filesystem::path file(path);
+    const std::filesystem::path folder = file.has_parent_path() ? file.parent_path() : ".";
+    std::error_code ec;
+    const bool log_holds_changes =
+        std::filesystem::exists(path + "-wal", ec) && std::filesystem::file_size(path + "-wal", ec) > 0;
+    return access(folder.c_str(), W_OK | X_OK) != 0 && !std::filesystem::exists(path + "-shm", ec) &&
+           !log_holds_changes;
+}
+
+// The URI of a file for sqlite3_open_v2: '?', '#' and '%' in the path are escaped.
+std::string immutable_uri(const std::string& path) {
+    std::string uri = "file:";
+    for (const char c : std::filesystem::absolute(path).string()) {
+        if (c == '?' || c == '#' || c == '%')
+            uri += fmt::format("%{:02X}", static_cast<unsigned char>(c));
+        else
+            uri += c;
+    }
+    return uri + "?immutable=1";
+}
+
 } // namespace
 
 std::string utc_timestamp() {
@@ -149,7 +177,7 @@ ResultsStore::ResultsStore(const std::string& path) : path_(path) {
 }
 
 ResultsStore::ResultsStore(const std::string& path, const ReadOnly& reading) : path_(path) {
-    open(SQLITE_OPEN_READONLY, [&] {
+    open(SQLITE_OPEN_READONLY | (read_as_immutable(path) ? SQLITE_OPEN_URI : 0), [&] {
         if (query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", {reading.table})
                 .rows.empty())
             throw std::runtime_error(fmt::format("{}: holds no {} yet", path_, reading.holding));
@@ -157,7 +185,8 @@ ResultsStore::ResultsStore(const std::string& path, const ReadOnly& reading) : p
 }
 
 void ResultsStore::open(int flags, const std::function<void()>& then) {
-    if (sqlite3_open_v2(path_.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
+    const std::string name = flags & SQLITE_OPEN_URI ? immutable_uri(path_) : path_;
+    if (sqlite3_open_v2(name.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
         const std::string why = db_ ? sqlite3_errmsg(db_) : "out of memory";
         sqlite3_close(db_);
         db_ = nullptr;
@@ -432,6 +461,17 @@ void ResultsStore::record_sweep(const SweepSpec& spec, const std::vector<DesignP
         }
     }
     tx.commit();
+}
+
+bool ResultsStore::records_sweep(const SweepSpec& spec, const std::vector<DesignPoint>& points) const {
+    if (query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sweep_points'").rows.empty())
+        return false;
+    const auto recorded =
+        query("SELECT point_id FROM sweep_points WHERE sweep = ? ORDER BY ordinal", {spec.name}).rows;
+    if (recorded.size() != points.size()) return false;
+    for (size_t i = 0; i < points.size(); ++i)
+        if (to_text(recorded[i].at(0)) != points[i].id) return false;
+    return true;
 }
 
 } // namespace pulpsim::runs

@@ -71,6 +71,8 @@ class ResultsStore {
     void put(const DesignPoint& point, const std::string& simulator_version, const PointResult& result);
     // Records which points make up the sweep (in order), replacing its previous list.
     void record_sweep(const SweepSpec& spec, const std::vector<DesignPoint>& points);
+    // Whether the sweep's recorded points are `points`, in order (what record_sweep would leave).
+    bool records_sweep(const SweepSpec& spec, const std::vector<DesignPoint>& points) const;
 
     QueryResult query(const std::string& sql, const std::vector<Value>& binds = {}) const;
 

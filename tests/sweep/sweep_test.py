@@ -18,6 +18,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from checks import Checks, fresh_dir  # noqa: E402
@@ -478,6 +479,72 @@ plots:
         check(ok, f"plot '{name}' written as a non-empty PNG and SVG")
 
 
+def read_only_database(sim, work, kernels):
+    """A reader who may not write to the database or its folder exports it and draws its plots again."""
+    # As root, the reader is `nobody`, so everything it uses is copied to a folder anyone may read (the build
+    # may be in a private home); as anyone else, the database and its folder are made read-only.
+    as_reader = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"] if os.geteuid() == 0 else []
+    base = tempfile.mkdtemp(prefix="pulpsim-shared-")
+    try:
+        os.chmod(base, 0o755)
+        scripts = os.path.join(base, "scripts")
+        os.makedirs(scripts)
+        source_scripts = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts")
+        for name in ("plot_sweep.py", "results_db.py"):
+            shutil.copy(os.path.join(source_scripts, name), scripts)
+        shared_sim = shutil.copy(sim, os.path.join(base, "pulpsim"))
+        elf = shutil.copy(os.path.join(kernels, "matmul_family.elf"), base)
+        folder, out, mpl = (os.path.join(base, d) for d in ("shared", "plots", "mpl"))
+        for d in (folder, out, mpl):
+            os.makedirs(d)
+        os.chmod(out, 0o777)
+        os.chmod(mpl, 0o777)
+        env = dict(os.environ, MPLCONFIGDIR=mpl, PULPSIM_PLOT_SCRIPT=os.path.join(scripts, "plot_sweep.py"))
+        spec = write(os.path.join(folder, "shared.yaml"), f"""name: shared
+program: {elf}
+zip:
+  cluster.cores: [2, 4]
+  fpu.count: [2, 4]
+plots:
+  - kind: line
+    x: cluster.cores
+""")
+        db = os.path.join(folder, "shared.db")
+        r = sweep(shared_sim, spec, db, env=env)
+        check(r.returncode == 0 and len(points_of(db)) == 2, f"the shared sweep runs ({r.stderr.strip()[-300:]!r})")
+        before = digest(db)
+        if not as_reader:
+            os.chmod(db, 0o444)
+            os.chmod(folder, 0o555)
+
+        def read(*extra):
+            return subprocess.run([*as_reader, shared_sim, "sweep", spec, "--db", db, *extra], capture_output=True,
+                                  text=True, timeout=300, env=env)
+        r = read("--export", "csv")
+        rows = list(csv.DictReader(io.StringIO(r.stdout))) if r.returncode == 0 else []
+        check(r.returncode == 0 and rows and all(x["status"] == "ok" for x in rows),
+              f"--export reads a database its reader may not write to ({r.stderr.strip()[-300:]!r})")
+        r = read("--no-run", "--out", out)
+        png = os.path.join(out, "shared-line1.png")
+        check(r.returncode == 0 and "mm_unroll_2x2" in r.stdout and os.path.exists(png)
+              and open(png, "rb").read(8) == b"\x89PNG\r\n\x1a\n",
+              f"--no-run shows the table and draws the plots of a database its reader may not write to "
+              f"({r.stderr.strip()[-300:]!r})")
+        os.chmod(spec, 0o644)
+        write(spec, open(spec).read().replace("[2, 4]\n  fpu.count: [2, 4]", "[2, 8]\n  fpu.count: [2, 8]"))
+        r = read("--no-run", "--out", out)
+        check(one_line_error(r, f"--db {db}: cannot write to it", "does not hold sweep 'shared'"),
+              f"--no-run refuses in one line when the sweep's points changed since and it cannot record them "
+              f"({r.stderr.strip()!r})")
+        check(digest(db) == before and not os.path.exists(db + "-wal") and not os.path.exists(db + "-shm"),
+              "the readers left the database as it was")
+    finally:
+        for root, dirs, _ in os.walk(base):
+            for d in dirs:
+                os.chmod(os.path.join(root, d), 0o755)
+        shutil.rmtree(base, ignore_errors=True)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sim", required=True)
@@ -492,6 +559,7 @@ def main():
     regions_and_mixed_points(args.sim, args.workdir, args.kernels)
     resume_after_kill(args.sim, args.workdir, args.kernels)
     plots_from_db(args.sim, args.workdir, args.kernels)
+    read_only_database(args.sim, args.workdir, args.kernels)
     return check.exit_status()
 
 
