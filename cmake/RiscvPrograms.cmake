@@ -138,6 +138,20 @@ function(_pulpsim_riscv_object_name src out_var)
   set(${out_var} "${_rel}.o" PARENT_SCOPE)
 endfunction()
 
+# One compile step: `src` to `obj` with `cflags`, after `deps`, run in `workdir` (the debug information's
+# compile directory); `shown` names what it is for in the build's log.
+function(_pulpsim_riscv_compile src obj cflags deps shown workdir)
+  cmake_path(RELATIVE_PATH src BASE_DIRECTORY ${CMAKE_SOURCE_DIR} OUTPUT_VARIABLE src_shown)
+  add_custom_command(
+    OUTPUT ${obj}
+    COMMAND ${PULPSIM_RISCV_CC} ${cflags} -MD -MF ${obj}.d -c ${src} -o ${obj}
+    DEPENDS ${deps}
+    DEPFILE ${obj}.d
+    WORKING_DIRECTORY ${workdir}
+    COMMENT "RISC-V CC ${src_shown} (${shown})"
+    COMMAND_EXPAND_LISTS VERBATIM)
+endfunction()
+
 # The runtime does not see a program's DEFINES, INCLUDES or DEPENDS: its objects depend only on the
 # runtime kind, -march and CFLAGS, so programs that share those share one compiled runtime (it was the
 # largest part of the kernels' build when every program compiled its own copy). The first program of
@@ -158,15 +172,7 @@ function(_pulpsim_riscv_runtime_objects runtime_sources runtime_cflags out_objec
   endif()
   file(MAKE_DIRECTORY ${objdir})
   foreach(src obj IN ZIP_LISTS runtime_sources objects)
-    cmake_path(RELATIVE_PATH src BASE_DIRECTORY ${CMAKE_SOURCE_DIR} OUTPUT_VARIABLE src_shown)
-    add_custom_command(
-      OUTPUT ${obj}
-      COMMAND ${PULPSIM_RISCV_CC} ${runtime_cflags} -MD -MF ${obj}.d -c ${src} -o ${obj}
-      DEPENDS ${src}
-      DEPFILE ${obj}.d
-      WORKING_DIRECTORY ${objdir}
-      COMMENT "RISC-V CC ${src_shown} (runtime ${key})"
-      COMMAND_EXPAND_LISTS VERBATIM)
+    _pulpsim_riscv_compile(${src} ${obj} "${runtime_cflags}" "${src}" "runtime ${key}" ${objdir})
   endforeach()
   add_custom_target(riscv_runtime_${key} DEPENDS ${objects})
 endfunction()
@@ -269,14 +275,7 @@ function(pulpsim_add_riscv_program)
     if(NOT ext MATCHES "^\\.(c|S)$")
       message(FATAL_ERROR "pulpsim_add_riscv_program(${ARG_NAME}): ${src}: only .c and .S sources")
     endif()
-    cmake_path(RELATIVE_PATH src BASE_DIRECTORY ${CMAKE_SOURCE_DIR} OUTPUT_VARIABLE src_shown)
-    add_custom_command(
-      OUTPUT ${obj}
-      COMMAND ${PULPSIM_RISCV_CC} ${cflags} -MD -MF ${obj}.d -c ${src} -o ${obj}
-      DEPENDS ${deps}
-      DEPFILE ${obj}.d
-      COMMENT "RISC-V CC ${src_shown} (${ARG_NAME})"
-      COMMAND_EXPAND_LISTS VERBATIM)
+    _pulpsim_riscv_compile(${src} ${obj} "${cflags}" "${deps}" ${ARG_NAME} ${CMAKE_CURRENT_BINARY_DIR})
     list(APPEND objects ${obj})
   endforeach()
 
