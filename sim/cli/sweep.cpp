@@ -225,7 +225,12 @@ int command_sweep(const std::vector<std::string>& args) {
     // An export only reads: a database the user may not write to will do. A sweep and --no-run record the
     // sweep's points, which the plots read; --no-run reads alone a database that already records them.
     const bool exports = !export_format.empty();
-    const int not_writable = !run && !exports && access(db.c_str(), W_OK) != 0 ? errno : 0;
+    // SQLite writes its log and shared-memory file next to the database: its folder counts too.
+    const std::string db_folder = fs::path(db).has_parent_path() ? fs::path(db).parent_path().string() : ".";
+    const int not_writable = run || exports                                ? 0
+                             : access(db.c_str(), W_OK) != 0               ? errno
+                             : access(db_folder.c_str(), W_OK | X_OK) != 0 ? errno
+                                                                           : 0;
     const bool reads_only = exports || not_writable;
     if (!reads_only) make_parent_folder("--db", db);
     runs::ResultsStore store =
