@@ -255,7 +255,7 @@ function(pulpsim_add_riscv_program)
     _pulpsim_riscv_runtime_objects("${runtime_sources}" "${runtime_cflags}" runtime_objects runtime_target)
     list(APPEND objects ${runtime_objects})
   endif()
-  # Entries "source|object|extra dependencies?": the program's DEPENDS (e.g. generated headers).
+  # Entries "source|object"; each waits for the program's DEPENDS (e.g. generated headers).
   set(sources)
   foreach(src IN LISTS ARG_SOURCES)
     cmake_path(ABSOLUTE_PATH src BASE_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR} NORMALIZE)
