@@ -119,13 +119,22 @@ void ClusterEngine::stop_if_looping_forever() {
     std::vector<unsigned> cores;
     for (unsigned i : closed_loops_.looping())
         cores.push_back(harts_[i]->hartid());
-    Hart* stopper = harts_[closed_loops_.looping().front()];
+    const unsigned first = closed_loops_.looping().front();
+    Hart* stopper = harts_[first];
+    std::string trap_loop;
+    if (closed_loops_.trapped(first)) {
+        const Hart::TrapRecord& t = stopper->trap_record();
+        trap_loop =
+            fmt::format("; core {} takes the {} at pc {:#010x} to the handler at {:#010x} over and over",
+                        stopper->hartid(), Hart::trap_cause_name(t.cause), t.pc, t.handler);
+    }
     stopper->request_stop(
         StopReason::Error, 3,
         fmt::format("livelock at cycle {}: core{} {} loop{} through the same registers again and "
                     "again, reading only memory that no core and no DMA transfer writes, with "
-                    "every other core asleep or stopped and the DMA idle: the program can never go on",
-                    now_, cores.size() == 1 ? "" : "s", core_ranges(cores), cores.size() == 1 ? "s" : ""));
+                    "every other core asleep or stopped and the DMA idle: the program can never go on{}",
+                    now_, cores.size() == 1 ? "" : "s", core_ranges(cores), cores.size() == 1 ? "s" : "",
+                    trap_loop));
     finished_ = true;
     stopper_ = stopper;
 }

@@ -1,5 +1,7 @@
 #include "core/closed_loop_watch.hpp"
 
+#include <utility>
+
 #include "core/hart.hpp"
 
 namespace pulpsim {
@@ -23,6 +25,7 @@ void ClosedLoopWatch::arm(std::span<Hart* const> harts, uint64_t effects) {
         CoreAtStart& s = start_[i];
         h.architectural_state(s.state);
         s.instret = h.stats().instret();
+        s.traps = s.traps_now = h.trap_record().count;
         s.asleep = h.asleep();
         s.stopped = h.stopped();
         s.returned = false;
@@ -47,9 +50,18 @@ bool ClosedLoopWatch::check(std::span<Hart* const> harts, uint64_t cycle) {
         const Hart& h = *harts[i];
         CoreAtStart& s = start_[i];
         if (s.asleep || s.stopped) continue;
-        if (!s.returned && h.stats().instret() != s.instret) {
+        // Back at a state it had at an earlier check after going on: retiring instructions, or taking traps
+        // alone. A core that is not takes its state now as the one to come back to, so that a start in the
+        // middle of a loop's set-up (right after the last store) does not hide the loop for good.
+        s.traps_now = h.trap_record().count;
+        if (!s.returned && (h.stats().instret() != s.instret || s.traps_now != s.traps)) {
             h.architectural_state(scratch_);
             s.returned = scratch_ == s.state;
+            if (!s.returned) {
+                std::swap(s.state, scratch_);
+                s.instret = h.stats().instret();
+                s.traps = s.traps_now;
+            }
         }
         all = all && s.returned;
         looping_.push_back(static_cast<unsigned>(i));

@@ -5,7 +5,9 @@
  *   3 cores 1..7 poll it while core 0 counts in a register for about a million cycles, then sets it: the
  *     program ends normally;
  *   4 every core polls it and counts its polls in a register: no livelock, it runs to --max-cycles;
- *   5 every core polls it until mcycle passes a deadline: it reads time, so it ends normally.
+ *   5 every core polls it until mcycle passes a deadline: it reads time, so it ends normally;
+ *   6 every core points mtvec at an illegal instruction and jumps there: each trap goes to the same one, and
+ *     none retires an instruction: a livelock.
  */
 #include "cluster.h"
 #include "runtime.h"
@@ -19,6 +21,11 @@ static inline uint32_t cycles_now(void) {
     __asm__ volatile("csrr %0, mcycle" : "=r"(v));
     return v;
 }
+#endif
+
+#if POLL_MODE == 6
+// CV32E40P's mtvec holds a 256-byte-aligned base.
+__asm__(".text\n.balign 256\ntrap_to_itself:\n.word 0\n");
 #endif
 
 #if POLL_MODE == 2
@@ -37,7 +44,10 @@ static void poll(void* unused) {
         return;
     }
 #endif
-#if POLL_MODE == 4
+#if POLL_MODE == 6
+    __asm__ volatile("la t0, trap_to_itself\n csrw mtvec, t0\n j trap_to_itself" ::: "t0", "memory");
+    (void)flag; // never reached
+#elif POLL_MODE == 4
     uint32_t n = 0;
     while (flag == 0)
         ++n;

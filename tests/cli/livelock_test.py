@@ -7,7 +7,8 @@ In bare mode a trap taken again with every register, CSR and memory byte as at t
 (hours of simulation at a few microseconds per trap); a handler that counts its traps in memory, or one that
 waits for mcycle to pass a deadline, is not.
 Cores polling memory that nothing writes, in a cluster or alone, are one as well: each comes back to the same
-registers with no store, device access or counter read by any core. Cores counting their polls in a register,
+registers with no store, device access or counter read by any core; so are cluster cores whose trap handler
+address holds an illegal instruction (traps without end, no instruction retired). Cores counting their polls in a register,
 reading mcycle, or polling a flag another core sets late are not.
 """
 import argparse
@@ -45,7 +46,7 @@ def main():
     ap.add_argument("--bare-trap-counting", required=True)
     ap.add_argument("--bare-trap-deadline", required=True)
     ap.add_argument("--bare-poll", required=True)
-    ap.add_argument("--cluster-poll", required=True, nargs=5, help="livelock_poll.c built with POLL_MODE 1 to 5")
+    ap.add_argument("--cluster-poll", required=True, nargs=6, help="livelock_poll.c built with POLL_MODE 1 to 6")
     ap.add_argument("--vega", required=True, help="configs/platforms/vega.yaml")
     ap.add_argument("--workdir", required=True)
     a = ap.parse_args()
@@ -109,7 +110,7 @@ def main():
 
 def polls(a):
     """Polling loops on memory nothing writes: no instruction jumps to itself, yet nothing can change."""
-    every, master, set_late, counting, deadline = a.cluster_poll
+    every, master, set_late, counting, deadline, trapping = a.cluster_poll
     for platform in ([], ["--platform", a.vega]):
         for engine in ([], ["--set", "engine.lookahead=16"]):
             label = " ".join(["vega" if platform else "pulp-open", *engine[1:]])
@@ -122,6 +123,20 @@ def polls(a):
                   int(m.group(1)) < 10**6,
                   f"{label}: eight cores polling a flag nothing sets are a livelock, found within a million cycles, "
                   f"exit 3 ({err[-300:]})")
+
+    # mtvec at an illegal instruction: the cores take traps without end and retire nothing.
+    target = symbol(trapping, "trap_to_itself")
+    for platform in ([], ["--platform", a.vega]):
+        r = run(a.sim, "run", "-q", *platform, trapping)
+        err = r.stderr.strip() if r else "timed out"
+        m = re.search(r"livelock at cycle (\d+): cores 0-[78] loop through the same registers again and again, .*; "
+                      r"core 0 takes the illegal instruction at pc (0x[0-9a-f]{8}) to the handler at (0x[0-9a-f]{8}) "
+                      r"over and over", err)
+        check(r is not None and r.returncode == 3 and m is not None and len(err.splitlines()) == 1 and
+              target is not None and int(m.group(2), 16) == target == int(m.group(3), 16) and
+              int(m.group(1)) < 10**6,
+              f"{'vega' if platform else 'pulp-open'}: cores whose trap handler is an illegal instruction trap "
+              f"forever: a livelock naming the trap, found within a million cycles, exit 3 ({err[-300:]})")
 
     r = run(a.sim, "run", "-q", master)
     err = r.stderr.strip() if r else "timed out"
