@@ -282,12 +282,11 @@ int command_autotune(const std::vector<std::string>& args) {
     if (db.empty()) throw UsageError("--db: an empty path");
     std::vector<std::pair<std::string, std::string>> outputs{{"--tuning", tuning_path}};
     if (vm.count("json")) outputs.emplace_back("--json", json_path);
-    check_outputs_apart(outputs, {{"--db", db},
-                                  {"--db's log", db + "-wal"},
-                                  {"--db's log", db + "-journal"},
-                                  {"--platform", platform_file},
-                                  {"the program", program},
-                                  {"the tiled program", tiled_program}});
+    std::vector<std::pair<std::string, std::string>> inputs = database_files("--db", db);
+    inputs.insert(
+        inputs.end(),
+        {{"--platform", platform_file}, {"the program", program}, {"the tiled program", tiled_program}});
+    check_outputs_apart(outputs, inputs);
 
     const std::string simulator = self_executable();
     const std::string version = runs::simulator_version(kVersion, simulator);

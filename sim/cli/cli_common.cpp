@@ -112,23 +112,34 @@ void check_output_option(const std::string& option, const std::string& path) {
     }
 }
 
+bool names_same_file(const std::string& a, const std::string& b) {
+    // Made absolute first: weakly_canonical leaves a relative path whose first part does not exist
+    // relative ("a"), but resolves one whose first part does ("./a").
+    auto resolved = [](const std::string& path, std::error_code& ec) {
+        const auto absolute = std::filesystem::absolute(path, ec);
+        return ec ? absolute : std::filesystem::weakly_canonical(absolute, ec);
+    };
+    std::error_code ea, eb, ec;
+    const auto ca = resolved(a, ea), cb = resolved(b, eb);
+    return (!ea && !eb && ca == cb) || std::filesystem::equivalent(a, b, ec);
+}
+
+std::vector<std::pair<std::string, std::string>> database_files(const std::string& option,
+                                                                const std::string& db) {
+    const std::string log = option + "'s log";
+    return {{option, db}, {log, db + "-wal"}, {log, db + "-shm"}, {log, db + "-journal"}};
+}
+
 void check_outputs_apart(const std::vector<std::pair<std::string, std::string>>& outputs,
                          const std::vector<std::pair<std::string, std::string>>& inputs) {
-    // One spelling of a file that may not exist yet, or two links to one.
-    auto same = [](const std::string& a, const std::string& b) {
-        std::error_code ea, eb, ec;
-        const auto ca = std::filesystem::weakly_canonical(a, ea),
-                   cb = std::filesystem::weakly_canonical(b, eb);
-        return (!ea && !eb && ca == cb) || std::filesystem::equivalent(a, b, ec);
-    };
     for (size_t i = 0; i < outputs.size(); ++i) {
         const auto& [option, path] = outputs[i];
         for (size_t j = 0; j < i; ++j)
-            if (same(path, outputs[j].second))
+            if (names_same_file(path, outputs[j].second))
                 throw UsageError(
                     fmt::format("{} and {} name the same file {}", outputs[j].first, option, path));
         for (const auto& [what, input] : inputs)
-            if (!input.empty() && same(path, input))
+            if (!input.empty() && names_same_file(path, input))
                 throw UsageError(fmt::format("{} and {} name the same file {}: it would be overwritten",
                                              option, what, path));
     }

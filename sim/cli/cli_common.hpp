@@ -45,8 +45,13 @@ parse_command_line(const std::vector<std::string>& args,
 
 // check_output_path, its error a UsageError naming `option`.
 void check_output_option(const std::string& option, const std::string& path);
+// Whether two paths name one file: other spellings of a file that may not exist yet, or links to one.
+bool names_same_file(const std::string& a, const std::string& b);
+// An SQLite database and the files SQLite keeps beside it (its logs), which an output must not replace
+// either: (what it is, path) pairs, `what` naming the database as `option`.
+std::vector<std::pair<std::string, std::string>> database_files(const std::string& option,
+                                                                const std::string& db);
 // Before anything runs: outputs (option, path) that would replace an input (what it is, path) or one another.
-// std::filesystem::equivalent also sees links and other spellings of one file.
 void check_outputs_apart(const std::vector<std::pair<std::string, std::string>>& outputs,
                          const std::vector<std::pair<std::string, std::string>>& inputs);
 // Throws a UsageError naming `option` unless `path` can take a plot: a name ending in .png, .svg or .pdf

@@ -298,7 +298,7 @@ int command_regress(const std::vector<std::string>& args) {
         if (history.empty()) throw UsageError("--trend needs --history DB");
         if (vm.count("plot")) {
             check_plot_path("--plot", plot);
-            check_outputs_apart({{"--plot", plot}}, {{"--history", history}});
+            check_outputs_apart({{"--plot", plot}}, database_files("--history", history));
         }
         return trend(history, entry, region, plot);
     }
@@ -362,8 +362,11 @@ int command_regress(const std::vector<std::string>& args) {
         for (auto& e : file.entries)
             e.point.max_cycles = *cycle_limit;
     // No report may replace what the run reads: the baseline file, its entries' programs and platforms.
-    std::vector<std::pair<std::string, std::string>> inputs{{"--history", history},
-                                                            {"--platform", platform_file}};
+    std::vector<std::pair<std::string, std::string>> inputs{{"--platform", platform_file}};
+    if (!history.empty()) {
+        const auto files = database_files("--history", history);
+        inputs.insert(inputs.end(), files.begin(), files.end());
+    }
     if (!init_mode) inputs.emplace_back("the baseline file", positional[0]);
     for (const auto& e : file.entries) {
         inputs.emplace_back(fmt::format("the program of entry {}", e.name), e.program);

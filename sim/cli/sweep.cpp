@@ -210,13 +210,14 @@ int command_sweep(const std::vector<std::string>& args) {
         std::vector<std::pair<std::string, std::string>> inputs = {
             {db, "the results database"},
             {db + "-wal", "the results database's log"},
+            {db + "-shm", "the results database's log"},
             {db + "-journal", "the results database's log"},
             {spec.path, "the sweep file"}};
         if (!spec.platform_file.empty()) inputs.emplace_back(spec.platform_file, "the platform file");
         for (const auto& p : spec.programs)
             inputs.emplace_back(p, "a program of the sweep");
         for (const auto& [path, what] : inputs)
-            if (fs::equivalent(output, path, ec))
+            if (names_same_file(output, path))
                 throw UsageError(
                     fmt::format("--output {}: is {} ({}); export to another file", output, what, path));
     }

@@ -204,7 +204,14 @@ def outputs_apart(sim, work, kernels):
         (["regress", "base.yaml", "--markdown", "mm.elf"], "--markdown and the program of entry mm"),
         (["regress", "base.yaml", "--history", "h.db", "--junit", "h.db"], "--junit and --history"),
         (["regress", "base.yaml", "--junit", "r.out", "--markdown", "r.out"], "--junit and --markdown"),
-        (["regress", "--init", "mm.elf", "mm.elf"], "--init and the program of entry mm")]
+        (["regress", "--init", "mm.elf", "mm.elf"], "--init and the program of entry mm"),
+        # Files that do not exist yet, spelled two ways.
+        (["run", "--report-json", "new.out", "--report-csv", "./new.out", "mm.elf"], "--report-json and --report-csv"),
+        (["run", "--trace", "../apart/new.out", "--profile-json", "new.out", "mm.elf"], "--profile-json and --trace"),
+        (["run", "--report-json", os.path.join(d, "new.out"), "--trace", "new.out", "mm.elf"],
+         "--report-json and --trace"),
+        (["regress", "base.yaml", "--history", "h.db", "--junit", "./h.db-wal"], "--junit and --history's log"),
+        ([*tune, "--db", "t.db", "--json", "t.db-shm"], "--json and --db's log")]
     before = {f: digest(os.path.join(d, f)) for f in os.listdir(d)}
     for args, names in cases:
         r = run(sim, *args, cwd=d)

@@ -225,6 +225,14 @@ def refused_before_running(sim, work, kernels):
         check(one_line_error(r, target, what) and digest(target) == before,
               f"--export -o {os.path.basename(target)} (the {what}) is refused and leaves it intact "
               f"({r.stderr.strip()!r})")
+    # The database's log files need not exist yet: the export's own read of the database makes them.
+    for suffix in ("-wal", "-shm", "-journal"):
+        target = os.path.join(work, ".", "ident.db" + suffix)
+        existed = os.path.exists(target)
+        r = sweep(sim, spec, db, "--export", "csv", "-o", target)
+        check(one_line_error(r, target, "results database's log") and os.path.exists(target) == existed,
+              f"--export -o ident.db{suffix} (the results database's log, {'there' if existed else 'not there'}) "
+              f"is refused ({r.stderr.strip()!r})")
 
     missing = os.path.join(work, "mistyped.db")
     for mode in (["--no-run"], ["--export", "json"]):
