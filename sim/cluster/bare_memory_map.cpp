@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <fmt/format.h>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 #include <yaml-cpp/yaml.h>
@@ -50,6 +51,17 @@ std::vector<MemoryRegion> from_yaml(const std::string& path) {
             fmt::format("{}:{}:{}: malformed YAML: {}", path, e.mark.line + 1, e.mark.column + 1, e.msg));
     }
     auto at = [&](const YAML::Node& n) { return fmt::format("{}:{}", path, n.Mark().line + 1); };
+    // yaml-cpp keeps both entries of a key given twice, and [] finds the first.
+    auto keys_once = [&](const YAML::Node& map) {
+        std::map<std::string, int> first_line;
+        for (const auto& kv : map) {
+            const std::string key = kv.first.as<std::string>();
+            if (const auto [it, fresh] = first_line.emplace(key, kv.first.Mark().line + 1); !fresh)
+                throw std::runtime_error(fmt::format("{}: key '{}' given twice (first on line {})",
+                                                     at(kv.first), printable(key), it->second));
+        }
+    };
+    if (root.IsMap()) keys_once(root);
     if (!root.IsMap() || !root["memory"] || !root["memory"].IsSequence() || root["memory"].size() == 0)
         throw std::runtime_error(
             fmt::format("{}: expected `memory:` with a list of {{base, size}} regions", path));
@@ -61,6 +73,7 @@ std::vector<MemoryRegion> from_yaml(const std::string& path) {
     for (const auto& e : root["memory"]) {
         if (!e.IsMap() || !e["base"] || !e["size"] || !e["base"].IsScalar() || !e["size"].IsScalar())
             throw std::runtime_error(fmt::format("{}: a region is {{base: ADDRESS, size: SIZE}}", at(e)));
+        keys_once(e);
         for (const auto& kv : e)
             if (const std::string key = kv.first.as<std::string>(); key != "base" && key != "size")
                 throw std::runtime_error(

@@ -101,6 +101,10 @@ ElfImage ElfImage::load(const std::string& path) {
     if (!is32) file.fail("64-bit RISC-V ELF, expected a 32-bit (RV32) ELF");
     if (ehdr.e_type != ET_EXEC) file.fail("not an executable (ELF type is not EXEC)");
 
+    // RISC-V instructions start on even addresses (IALIGN 16 with the C extension).
+    if (ehdr.e_entry & 1)
+        file.fail(fmt::format("entry point {:#010x} is odd: no instruction can start there", ehdr.e_entry));
+
     ElfImage image;
     image.path_ = path;
     image.entry_ = static_cast<uint32_t>(ehdr.e_entry);

@@ -174,6 +174,9 @@ def main():
                          lambda d: struct.pack_into("<H", d, 0x2C, 0xFFFF))
     phoff, = struct.unpack_from("<I", open(cluster_matmul, "rb").read(), 0x1C)
     big_endian = patched(cluster_matmul, os.path.join(w, "big_endian.elf"), lambda d: d.__setitem__(5, 2))
+    entry, = struct.unpack_from("<I", open(cluster_matmul, "rb").read(), 0x18)
+    odd_entry = patched(cluster_matmul, os.path.join(w, "odd_entry.elf"),
+                        lambda d: struct.pack_into("<I", d, 0x18, entry | 1))
     in_peripherals = write_program(os.path.join(w, "in_peripherals.elf"),
                                    [segment(0x1C000000, [ECALL], executable=True), segment(0x10200000, [0] * 4)],
                                    0x1C000000)
@@ -342,6 +345,11 @@ def main():
         # Without its section headers the program would run with no symbols: profiles, regions and messages blind.
         ("section headers cut off", ["run", "-q", truncated], 2,
          rf"truncated\.elf: truncated: section headers at offset {shoff} .* beyond the file's {cut} bytes"),
+        # No instruction starts on an odd address: the program would run from misaligned bytes.
+        ("odd entry point (cluster)", ["run", "-q", odd_entry], 2,
+         rf"odd_entry\.elf: entry point {entry | 1:#010x} is odd: no instruction can start there$"),
+        ("odd entry point (bare)", ["run", "-q", "--bare", odd_entry], 2,
+         rf"odd_entry\.elf: entry point {entry | 1:#010x} is odd: no instruction can start there$"),
         ("program header entries of 7 bytes", ["run", "-q", phentsize7], 2,
          r"phentsize7\.elf: program header entries of 7 bytes \(e_phentsize\), expected 32"),
         ("e_phnum 0xffff", ["run", "-q", phnum_xnum], 2,

@@ -74,6 +74,13 @@ def main():
                                                                         "  - {base: 0x100, size: 16}\n")],
          ["ov.yaml:3: [0x100, 0x110) overlaps [0x0, 0x400000)"]),
         ("YAML: malformed", ["--memory", bad_yaml("bad.yaml", "memory: [\n")], ["bad.yaml:", "malformed YAML"]),
+        # yaml-cpp keeps both values of a key given twice, and would hand back the first without a word.
+        ("YAML: a region's key twice",
+         ["--memory", bad_yaml("dup.yaml", "memory:\n  - {base: 0x0, size: 4MiB, base: 0x80000000}\n")],
+         ["dup.yaml:2: key 'base' given twice (first on line 2)"]),
+        ("YAML: memory twice", ["--memory", bad_yaml("dup2.yaml", "memory: [{base: 0x0, size: 4MiB}]\n"
+                                                                 "memory: [{base: 0x80000000, size: 1MiB}]\n")],
+         ["dup2.yaml:2: key 'memory' given twice (first on line 1)"]),
         # 4 GiB from 0 fits the address space but not a 32-bit size, and is far more than one region models.
         ("4 GiB at 0", ["--memory", "0x0:4GiB"], ["--memory 0x0:4GiB: region [0x0, 0x100000000)", "larger than"]),
         ("YAML: 4 GiB at 0", ["--memory", bad_yaml("4g.yaml", "memory:\n  - {base: 0, size: 4GiB}\n")],
