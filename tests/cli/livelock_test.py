@@ -8,8 +8,8 @@ In bare mode a trap taken again with every register, CSR and memory byte as at t
 waits for mcycle to pass a deadline, is not.
 Cores polling memory that nothing writes, in a cluster or alone, are one as well: each comes back to the same
 registers with no store, device access or counter read by any core; so are cluster cores whose trap handler
-address holds an illegal instruction (traps without end, no instruction retired). Cores counting their polls in a register,
-reading mcycle, or polling a flag another core sets late are not.
+address holds an illegal instruction (traps without end, no instruction retired). Cores counting their polls in a
+register, reading mcycle, or polling a flag another core sets late are not.
 """
 import argparse
 import json
