@@ -40,6 +40,14 @@ nlohmann::ordered_json stalls_json(const StallArray& s) {
     return j;
 }
 
+// The run's MACs: those its perf regions declare.
+uint64_t declared_macs(const RunView& v) {
+    uint64_t macs = 0;
+    for (const RegionRecord& r : v.host->regions())
+        macs += r.macs;
+    return macs;
+}
+
 uint64_t total_instret(const RunView& v) {
     uint64_t n = 0;
     for (const Hart* h : v.harts)
@@ -140,10 +148,7 @@ nlohmann::ordered_json report_json(const RunView& v, const RunOutcome& out) {
     j["cycles"] = v.cycles;
     j["instret"] = total_instret(v);
     j["ipc"] = ratio(total_instret(v), v.cycles);
-    // The run's MACs are those its perf regions declare.
-    uint64_t run_macs = 0;
-    for (const RegionRecord& r : v.host->regions())
-        run_macs += r.macs;
+    const uint64_t run_macs = declared_macs(v);
     j["macs"] = run_macs;
     j["mac_per_cycle"] = ratio(run_macs, v.cycles);
     j["ideal_mac_per_cycle"] = ideal_macs_per_cycle(v);
@@ -267,11 +272,14 @@ nlohmann::ordered_json report_json(const RunView& v, const RunOutcome& out) {
     return j;
 }
 
-std::string report_csv(const RunView& v, const RunOutcome&) {
+std::string report_csv(const RunView& v, const RunOutcome& out) {
     std::string csv = "scope,name,cycles,instret,macs,mac_per_cycle";
     for (size_t k = 0; k < static_cast<size_t>(StallKind::Count); ++k)
         csv += fmt::format(",{}", stall_name(static_cast<StallKind>(k)));
     csv += "\n";
+    // The run as a whole first, named by its outcome: the rows of a run that failed are no result.
+    csv += fmt::format("run,{},{},{},{},{:.6f}\n", outcome_name(out.kind), v.cycles, total_instret(v),
+                       declared_macs(v), ratio(declared_macs(v), v.cycles));
     for (const Hart* h : v.harts) {
         csv += fmt::format("core,{},{},{},,", h->hartid(), h->cycle(), h->stats().instret());
         for (auto s : h->stats().stall_cycles)
@@ -310,9 +318,7 @@ void print_report_table(std::ostream& os, const RunView& v, const RunOutcome& ou
     os << fmt::format("cycles         {}\n", v.cycles);
     os << fmt::format("instructions   {}\n", instret);
     os << fmt::format("IPC            {:.3f}\n", ratio(instret, v.cycles));
-    uint64_t run_macs = 0;
-    for (const RegionRecord& r : v.host->regions())
-        run_macs += r.macs;
+    const uint64_t run_macs = declared_macs(v);
     if (run_macs)
         os << fmt::format(
             "MAC/cycle      {:.3f} over the whole run (ideal {}; {} MACs declared by regions)\n",

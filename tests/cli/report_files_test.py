@@ -118,6 +118,23 @@ def main():
             if row and row[0] == "region"]
     check([row[1] for row in rows][:2] == ['fw,"tile"', "line\nbreak"] and all(len(row) == len(rows[0]) for row in rows),
           "and a CSV whose region rows parse back to the names, each with every column")
+
+    # The CSV's first row is the run's, named by its outcome as the JSON names it: a failed run's rows are
+    # no result.
+    for extra, outcome in (([], "exit"), (["--max-cycles", "50"], "max_cycles")):
+        js, cs = os.path.join(w, f"{outcome}.json"), os.path.join(w, f"{outcome}.csv")
+        r = run("-q", *extra, "--report-json", js, "--report-csv", cs, args.cluster_elf)
+        try:
+            report = json.load(open(js))
+            table = list(csv.reader(open(cs)))
+        except (OSError, ValueError) as e:
+            report, table = {}, [[f"unreadable: {e}"]]
+        first = table[1] if len(table) > 1 else []
+        check(report.get("outcome") == outcome and first[:6] == [
+                  "run", outcome, str(report.get("cycles")), str(report.get("instret")), str(report.get("macs")),
+                  f"{report.get('mac_per_cycle', 0):.6f}"],
+              f"{outcome}: the CSV's first row is the run's, with the JSON's outcome, cycles, instructions and MACs "
+              f"({r.returncode}: {first})")
     return check.exit_status()
 
 

@@ -2,7 +2,7 @@
 """`pulpsim run --bare --signature FILE`: the words between the program's begin_signature and end_signature
 symbols, one per line as 8 hex digits, as the RISC-V architectural tests compare them; a program without
 the symbols, --signature without --bare, and a signature file that is also the JSON report are one-line
-errors with exit status 2 that leave no file behind.
+errors with exit status 2 that leave no file behind; a run that does not end by exiting leaves none either.
 """
 import argparse
 import os
@@ -42,6 +42,13 @@ def main():
         lines = result.stderr.strip().splitlines()
         check(result.returncode == 2 and len(lines) == 1 and all(x in lines[0] for x in words)
               and not os.path.exists(path), f"{what}: one line, exit 2, no file ({result.returncode}: {lines})")
+
+    # A run that does not end by exiting writes no signature, and takes away the one an earlier run left, so
+    # that a harness comparing files sees no stale words: cut short by --max-cycles before its last store.
+    r = run(args.elf, "--signature", sig, "--max-cycles", "10")
+    check(r.returncode == 4 and "--max-cycles 10" in r.stderr and not os.path.exists(sig),
+          f"a run stopped by --max-cycles leaves no signature, not even the earlier run's ({r.returncode}: "
+          f"{r.stderr.strip()[:200]})")
 
     missing = os.path.join(w, "missing.signature")
     refused("a program without the symbols", run(args.no_signature_elf, "--signature", missing), missing,
