@@ -121,6 +121,38 @@ std::vector<std::string> table_names(const ElfImage& elf, const runs::KernelTabl
     return names;
 }
 
+// Tuning entries are keyed by platform name, cores and TCDM size: an entry measured with other settings
+// changed by --set would stand for the platform its file names, and a kernel build would take it for that.
+void refuse_unnamed_changes(const PlatformConfig& as_named, const PlatformConfig& tuned) {
+    if (tuned.platform.name != as_named.platform.name) return;
+    // The key's cores and TCDM size, and the FPU count that one FPU per core takes along.
+    std::vector<std::string> key_settings{fmt::format("cluster.cores={}", tuned.cluster.cores),
+                                          fmt::format("tcdm.size={}", tuned.tcdm.size)};
+    if (tuned.fpu.mapping == "private" && as_named.fpu.mapping == "private")
+        key_settings.push_back(fmt::format("fpu.count={}", tuned.fpu.count));
+    auto refuse = [&](const std::string& setting) {
+        throw UsageError(fmt::format(
+            "--set {}: tuning entries are keyed by platform name, cores and TCDM size, so this one would "
+            "stand "
+            "for platform '{}' as {} gives it; name the changed platform (--set platform.name=NAME)",
+            setting, tuned.platform.name,
+            as_named.platform.name == PlatformConfig{}.platform.name ? "pulpsim's default" : "its file"));
+    };
+    PlatformConfig same_settings = as_named;
+    try {
+        apply_overrides(same_settings, key_settings);
+    } catch (const std::exception&) {
+        refuse("with other settings"); // the named platform cannot even have the key's cores and TCDM size
+    }
+    const auto before = describe(same_settings), after = describe(tuned);
+    for (const auto& [key, value] : after) {
+        if (key == "engine.quantum") continue; // where the simulation synchronises, not what it counts
+        const auto was =
+            std::find_if(before.begin(), before.end(), [&](const auto& kv) { return kv.first == key; });
+        if (was == before.end() || was->second != value) refuse(key + "=" + value);
+    }
+}
+
 double per_cycle(uint64_t num, uint64_t den) {
     return den ? static_cast<double>(num) / static_cast<double>(den) : 0.0;
 }
@@ -216,8 +248,10 @@ int command_autotune(const std::vector<std::string>& args) {
 
     PlatformConfig config;
     if (!platform_file.empty()) config = load_platform(platform_file);
+    const PlatformConfig as_named = config;
     apply_overrides(config, sets);
     validate(config);
+    refuse_unnamed_changes(as_named, config);
     const bool own_program = vm.count("program") > 0;
     const bool fp16 = vm.count("fp16") > 0;
     if (program.empty()) program = built_kernel(runs::measure_step(layer, "fw", shape, fp16).program);
@@ -228,6 +262,8 @@ int command_autotune(const std::vector<std::string>& args) {
             throw UsageError(fmt::format("{}: no such file{}", p, own_program ? "" : " (build the kernels)"));
     }
     const ElfImage compare_elf = ElfImage::load(program);
+    check_comparison_program(program, compare_elf, layer,
+                             runs::measure_step(layer, "fw", shape, fp16).symbols);
     const ElfImage tiled_elf = ElfImage::load(tiled_program);
     const uint64_t compare_free = free_tcdm_bytes(compare_elf, config);
     const uint64_t tiled_free = free_tcdm_bytes(tiled_elf, config);

@@ -162,6 +162,16 @@ void make_parent_folder(const std::string& option, const std::string& path) {
                                      ec ? ec.message() : "not a folder"));
 }
 
+void check_comparison_program(const std::string& program, const ElfImage& elf, const std::string& layer,
+                              const std::vector<std::pair<std::string, uint32_t>>& symbols) {
+    for (const auto& [name, value] : symbols)
+        if (!elf.symbol(name))
+            throw UsageError(
+                fmt::format("{}: not a comparison program of the {} steps: it has no symbol '{}' "
+                            "to take the shape from (kernels/*_compare.elf are)",
+                            program, layer, name));
+}
+
 void check_program_cores(const std::string& program, const ElfImage& elf, const PlatformConfig& config) {
     const auto max_cores = elf.symbol("__cluster_max_cores");
     if (!max_cores || config.total_cores() <= *max_cores) return;

@@ -64,6 +64,10 @@ void make_parent_folder(const std::string& option, const std::string& path);
 // A cluster program linked for fewer cores than `config` has (its start-up code would stop the extra
 // cores with exit code 127): a UsageError naming the program and the relink that fixes it.
 void check_program_cores(const std::string& program, const ElfImage& elf, const PlatformConfig& config);
+// A comparison program takes a step's shape through these symbols (runs::StepMeasure::symbols): a program
+// without them would run its own work and report it as the step's.
+void check_comparison_program(const std::string& program, const ElfImage& elf, const std::string& layer,
+                              const std::vector<std::pair<std::string, uint32_t>>& symbols);
 // The running executable's path (/proc/self/exe), for finding files built next to it.
 std::string self_executable();
 // A kernel program built with this executable: <build>/bin/pulpsim -> <build>/kernels/<name>.

@@ -93,6 +93,7 @@ int command_compare(const std::vector<std::string>& args) {
     if (vm.count("plot")) outputs.emplace_back("--plot", plot_path);
     check_outputs_apart(outputs, {{"the program", program}, {"--platform", platform_file}});
     const pulpsim::ElfImage elf = pulpsim::ElfImage::load(program);
+    check_comparison_program(program, elf, layer, measure.symbols);
     check_program_cores(program, elf, config);
 
     // The program puts the step's tensors back to back in the free TCDM, which starts after its stacks

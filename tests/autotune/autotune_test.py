@@ -147,6 +147,18 @@ def main():
         check(r.returncode == 2 and len(lines) == 1 and word in lines[0] and not os.path.exists(bad_tuning),
               f"{name}: one line naming it, exit 2, no tuning file ({r.returncode}: {lines})")
 
+    # A setting outside the tuning key (platform name, cores, TCDM size) is refused unless the changed platform
+    # gets its own name, under which its entry then stands apart from the platform it was changed from.
+    slow = ["--layer", "linear", "--step", "fw", "--shape", "8x8", "--set", "fpu.addmul_latency=2"]
+    before = open(tuning).read()
+    r = tune(*slow)
+    check(r.returncode == 2 and "name the changed platform" in r.stderr and open(tuning).read() == before,
+          f"--set fpu.addmul_latency=2 under the platform's own name: refused, tuning file untouched ({r.stderr})")
+    r = tune(*slow, "--set", "platform.name=pulp-open-lat2")
+    entries = [l for l in open(tuning).read().splitlines() if "shape: 8x8," in l and "step: fw" in l]
+    check(r.returncode == 0 and len(entries) == 1 and 'platform: "pulp-open-lat2"' in entries[0],
+          f"the same under a name of its own: one entry, of that platform ({r.returncode}: {entries})")
+
     # A tuning file in a folder that cannot be made: refused before anything is simulated (a new shape, so a
     # simulation would have added points to the database).
     blocked = os.path.join(w, "blocked")

@@ -201,6 +201,23 @@ def main():
         ("compare shape whose MAC count overflows 64 bits",
          ["compare", "--layer", "pointwise", "--step", "fw", "--shape", "2147483648x2147483648x2147483648"], 2,
          r"--shape 2147483648x2147483648x2147483648: .* exceed the 32-bit count of a region"),
+        # A program that takes no shape would run its own work, reported as the step's (or tiling instead).
+        ("compare --program that is no comparison program",
+         ["compare", "--layer", "linear", "--step", "fw", "--shape", "64x16", "--program", cluster_matmul], 2,
+         r"matmul_fp32_parallel_rows\.elf: not a comparison program of the linear steps: it has no symbol "
+         r"'compare_m' to take the shape from"),
+        ("autotune --program that is no comparison program",
+         ["autotune", "--layer", "depthwise", "--step", "fw", "--shape", "4x4x4", "--program",
+          os.path.join(args.kernels, "matmul_compare.elf"), "--db", os.path.join(w, "never.db"),
+          "--tuning", os.path.join(w, "never.yaml")], 2,
+         r"matmul_compare\.elf: not a comparison program of the depthwise steps: it has no symbol 'compare_c'"),
+        # A tuning entry is keyed by platform name, cores and TCDM size: one measured with another FPU latency
+        # would stand for the platform as named.
+        ("autotune --set of a setting outside the tuning key",
+         ["autotune", "--layer", "linear", "--step", "fw", "--shape", "8x8", "--set", "fpu.addmul_latency=2",
+          "--db", os.path.join(w, "never.db"), "--tuning", os.path.join(w, "never.yaml")], 2,
+         r"--set fpu\.addmul_latency=2: tuning entries are keyed by platform name, cores and TCDM size, so this one "
+         r"would stand for platform 'pulp-open' as pulpsim's default gives it; name the changed platform"),
         # A value the program's start-up would clear after the host wrote it must be refused, not lost.
         ("--symbol on a zero-initialised (.bss) word", ["run", "-q", "--symbol", "arena=7",
                                                        os.path.join(args.kernels, "tiled_tune.elf")], 2,
