@@ -336,7 +336,10 @@ BaselineFile parse_baseline(const std::string& path, std::string text) {
 std::vector<RegressRow> compare_entry(const BaselineEntry& entry, const PointResult& result) {
     std::vector<RegressRow> rows;
     if (!result.ok) {
-        rows.push_back({entry.name, "", Verdict::Failed, 0, 0, result.error});
+        // One failed row per region the baseline expects, so that a report counts the same regions whether
+        // the entry ran or not (CI dashboards compare test counts from run to run).
+        for (const auto& b : entry.regions)
+            rows.push_back({entry.name, b.name, Verdict::Failed, b.cycles, 0, result.error});
         return rows;
     }
     const auto now = report_regions(result);

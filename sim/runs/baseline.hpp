@@ -78,7 +78,8 @@ struct RegressRow {
     std::string message;            // the failure's one-line error, or what moved
 };
 
-// Compares one entry's run against its baseline: one row per region of either side, or one failed row.
+// Compares one entry's run against its baseline: one row per region of either side, or when the run failed,
+// one failed row per region of the baseline.
 std::vector<RegressRow> compare_entry(const BaselineEntry& entry, const PointResult& result);
 
 // The file's text with every changed, new and missing region brought up to date with `results`
