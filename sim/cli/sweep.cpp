@@ -147,8 +147,9 @@ int command_sweep(const std::vector<std::string>& args) {
     if (vm.count("help")) {
         std::cout
             << desc
-            << "\nexit status: 0 every point succeeded; 1 some failed (stored with their error); 2 bad\n"
-               "input; 130 interrupted (what finished is stored: run again to resume).\n";
+            << "\nexit status: 0 every point succeeded; 1 some failed (stored with their error) or, with\n"
+               "--no-run, are not stored yet; 2 bad input; 130 interrupted (what finished is stored: run\n"
+               "again to resume).\n";
         return 0;
     }
     const std::string simulator = self_executable();
@@ -364,8 +365,12 @@ int command_sweep(const std::vector<std::string>& args) {
     }
     if (!vm.count("quiet")) std::cout << runs::markdown_tables(spec, points, results);
     const bool plots_drawn = !draws || stored == 0 || draw_plots(spec, db, out_dir);
-    std::fprintf(stderr, "sweep %s: %zu of %zu points stored, %zu failed (%s)\n", spec.name.c_str(), stored,
-                 points.size(), failed, db.c_str());
+    const std::string not_run =
+        stored < points.size()
+            ? fmt::format(", {} not run yet (run the sweep without --no-run)", points.size() - stored)
+            : std::string();
+    std::fprintf(stderr, "sweep %s: %zu of %zu points stored, %zu failed%s (%s)\n", spec.name.c_str(), stored,
+                 points.size(), failed, not_run.c_str(), db.c_str());
     return plots_drawn ? status : kExitUsage;
 }
 

@@ -361,6 +361,10 @@ zip:
         check(not orphans, f"kill {attempt + 1}: no simulator process outlives the killed sweep ({orphans})")
     partial = points_of(db)
     check(0 < len(partial) < 12, f"the killed sweeps stored part of the points ({len(partial)} of 12)")
+    r = sweep(sim, spec, db, "--no-run", "-q")
+    check(r.returncode == 1 and f"{len(partial)} of 12 points stored, 0 failed, {12 - len(partial)} not run yet"
+          in r.stderr, f"--no-run on the killed sweeps' database says how many points are not run yet, exit 1 "
+          f"({r.stderr.strip()[-200:]!r})")
     r = sweep(sim, spec, db, "--jobs", "2", env=dict(os.environ, TMPDIR=work))
     left = sorted(glob.glob(os.path.join(work, "pulpsim-points-*")))
     check(len(left) == 2, f"a sweep that ends removes its work folder; only the two killed ones stay ({left})")
