@@ -1,6 +1,7 @@
 // pulpsim run: one program on one platform, and its report.
 #include <algorithm>
 #include <boost/program_options.hpp>
+#include <cctype>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -273,10 +274,14 @@ int command_run(const std::vector<std::string>& args) {
                                                                       s.substr(eq + 1), 0xffffffffu)));
     }
     // Tested by presence: an empty value is bad input, not an option left out.
-    if (!bare &&
-        (vm.count("console-addr") || vm.count("exit-addr") || vm.count("memory") || vm.count("signature")))
-        throw UsageError(
-            "run: --console-addr, --exit-addr, --memory and --signature belong to bare mode (add --bare)");
+    if (!bare) {
+        std::vector<std::string> bare_only;
+        for (const char* o : {"console-addr", "exit-addr", "memory", "signature"})
+            if (vm.count(o)) bare_only.push_back(fmt::format("--{}", o));
+        if (!bare_only.empty())
+            throw UsageError(fmt::format("run: {} belong{} to bare mode (add --bare)",
+                                         fmt::join(bare_only, " and "), bare_only.size() == 1 ? "s" : ""));
+    }
     const uint64_t cycle_limit = parse_number("--max-cycles", max_cycles);
     const bool show_progress = vm.count("progress") || isatty(STDERR_FILENO);
 
@@ -287,6 +292,13 @@ int command_run(const std::vector<std::string>& args) {
             if (s.rfind("fpu.", 0) != 0)
                 throw UsageError(fmt::format("--set {}: bare mode takes only the fpu.* timing keys", s));
     pulpsim::apply_overrides(config, sets);
+    auto sets_quantum = [](const std::string& s) {
+        std::string key = s.substr(0, s.find('='));
+        std::erase_if(key, [](unsigned char c) { return std::isspace(c); });
+        return key == "engine.quantum";
+    };
+    if (!quantum.empty() && std::any_of(sets.begin(), sets.end(), sets_quantum))
+        throw UsageError("run: --quantum and --set engine.quantum give one setting twice: give one");
     if (!quantum.empty()) {
         config.engine.quantum =
             parse_number("--quantum", quantum, 1'000'000'000); // as engine.quantum takes it

@@ -218,6 +218,15 @@ def main():
           "--db", os.path.join(w, "never.db"), "--tuning", os.path.join(w, "never.yaml")], 2,
          r"--set fpu\.addmul_latency=2: tuning entries are keyed by platform name, cores and TCDM size, so this one "
          r"would stand for platform 'pulp-open' as pulpsim's default gives it; name the changed platform"),
+        ("--max-cycles past 64 bits", ["run", "--max-cycles", "1e20", cluster_matmul], 2,
+         r"--max-cycles: 1e20 is larger than 18446744073709551615$"),
+        # Which of the two would win is no rule a user can guess.
+        ("--quantum and --set engine.quantum", ["run", "--quantum", "7", "--set", "engine.quantum = 5",
+                                                cluster_matmul], 2,
+         r"run: --quantum and --set engine\.quantum give one setting twice: give one$"),
+        ("two bare-mode options without --bare", ["run", "--console-addr", "0x100", "--exit-addr", "0x104",
+                                                  cluster_matmul], 2,
+         r"run: --console-addr and --exit-addr belong to bare mode \(add --bare\)$"),
         # A value the program's start-up would clear after the host wrote it must be refused, not lost.
         ("--symbol on a zero-initialised (.bss) word", ["run", "-q", "--symbol", "arena=7",
                                                        os.path.join(args.kernels, "tiled_tune.elf")], 2,

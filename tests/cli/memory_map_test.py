@@ -99,7 +99,8 @@ def main():
     check(r.returncode == 2 and len(lines) == 1 and "--exit-addr 0x10000003 overlaps --console-addr 0x10000000" in lines[0],
           f"an exit register in the console's word: one line naming both ({r.returncode}: {lines})")
     r = run("--memory", "0x0:4MiB", bare=False)
-    check(r.returncode == 2 and "belong to bare mode" in r.stderr, f"--memory without --bare ({r.stderr.strip()})")
+    check(r.returncode == 2 and "run: --memory belongs to bare mode (add --bare)" in r.stderr,
+          f"--memory without --bare ({r.stderr.strip()})")
     return check.exit_status()
 
 

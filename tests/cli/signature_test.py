@@ -55,7 +55,7 @@ def main():
             [args.no_signature_elf, "begin_signature"])
     cluster = os.path.join(w, "cluster.signature")
     refused("--signature without --bare", run(args.elf, "--signature", cluster, bare=False), cluster,
-            ["belong to bare mode"])
+            ["run: --exit-addr and --signature belong to bare mode (add --bare)"])
     same = os.path.join(w, "same.txt")
     refused("the signature and the JSON report in one file",
             run(args.elf, "--signature", same, "--report-json", same), same, ["name the same file"])
