@@ -702,10 +702,13 @@ void Hart::take_trap(const TrapSignal& t) {
             break;
         case cause::kLoadAccessFault:
         case cause::kStoreAccessFault:
+            // An access that starts in a memory and runs past its end is no access outside every memory.
             request_stop(StopReason::Error, 3,
-                         fmt::format("{} at address {:#010x} outside every memory (pc {:#010x}; memory: {})",
-                                     t.cause == cause::kLoadAccessFault ? "load" : "store", t.tval, pc_,
-                                     bus_.describe()));
+                         fmt::format("{} at address {:#010x} {} (pc {:#010x}; memory: {})",
+                                     t.cause == cause::kLoadAccessFault ? "load" : "store", t.tval,
+                                     bus_.find_ram(t.tval) ? "runs past the end of the memory it starts in"
+                                                           : "outside every memory",
+                                     pc_, bus_.describe()));
             break;
         case cause::kInstrAccessFault:
             request_stop(StopReason::Error, 3,

@@ -267,6 +267,10 @@ def main():
          r"instruction fetch at 0x10000000 outside every memory$"),
         ("store outside memory", ["run", "--bare", p("store_outside_memory")], 3,
          r"store at address 0x40000000 outside every memory \(pc 0x80000004"),
+        ("store running past the end of memory",
+         ["run", "--bare", "--memory", "0x80000000:64KiB", p("store_past_memory_end")], 3,
+         r"store at address 0x8000fffe runs past the end of the memory it starts in \(pc 0x80000006; memory: "
+         r"ram0 \[0x80000000, 0x80010000\)\)"),
         ("a region declaring more MACs than cores can do", ["run", "--bare", "-q", p("impossible_macs")], 0,
          r"^pulpsim: warning: region 'dot' declares 4294967295 MACs in \d+ cycles, more than 1 core can do at 4 "
          r"MACs per cycle each: its MAC/cycle is wrong"),
