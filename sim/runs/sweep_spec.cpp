@@ -247,7 +247,11 @@ SweepSpec load_sweep_spec(const std::string& path) {
         spec.name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") !=
             std::string::npos)
         r.fail_at(root["name"] ? root["name"] : root,
-                  fmt::format("name '{}' must be letters, digits, '.', '_' or '-'", shown(spec.name)));
+                  root["name"]
+                      ? fmt::format("name '{}' must be letters, digits, '.', '_' or '-'", shown(spec.name))
+                      : fmt::format("the sweep's name '{}', taken from the file's name, must be letters, "
+                                    "digits, '.', '_' or '-' (give one with name:)",
+                                    shown(spec.name)));
 
     // Programs: existing RISC-V ELF files. A list makes `program` an axis.
     if (!root["program"]) r.fail_at(root, "missing key 'program' (the ELF to run, or a list of them)");

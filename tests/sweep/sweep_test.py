@@ -147,6 +147,12 @@ def bad_specs(sim, work, kernels):
         check(r.returncode == 2 and len(lines) == 1 and f"{spec}:{line}" in lines[0] and key in lines[0],
               f"bad sweep file '{name}': exit 2 and one line naming {spec}:{line} and '{key}' "
               f"(got exit {r.returncode}: {r.stderr.strip()!r})")
+    # Without name:, the sweep is named after its file, and the error says where the name came from.
+    spec = write(os.path.join(work, "my sweep.yaml"), f"program: {elf}\n")
+    r = sweep(sim, spec, db)
+    check(one_line_error(r, f"{spec}:1", "the sweep's name 'my sweep', taken from the file's name", "name:"),
+          f"a sweep file named 'my sweep.yaml' without name: is refused, saying the name is the file's "
+          f"({r.stderr.strip()!r})")
     # A sweep file has a bounded number of points: a typo cannot make it take minutes before anything runs.
     values = 50
     text = f"program: {elf}\ngrid:\n" + "".join(
