@@ -1,7 +1,6 @@
 #include "cli/cli_common.hpp"
 
 #include <cctype>
-#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -39,7 +38,6 @@ uint64_t parse_number(const std::string& option, const std::string& text, uint64
     if (digits.empty() || used != digits.size()) {
         // A whole number too large for 64 bits (1e20, 2^64) is too large, not malformed.
         char* end = nullptr;
-        errno = 0;
         const long double as_real = std::strtold(digits.c_str(), &end);
         if (!digits.empty() && digits[0] != '-' && end == digits.c_str() + digits.size() && as_real > max)
             throw UsageError(fmt::format("{}: {} is larger than {}", option, text, max));

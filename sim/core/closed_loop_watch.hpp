@@ -33,9 +33,11 @@ class ClosedLoopWatch {
     // after restart() too).
     static constexpr uint64_t kCheckEvery = 1u << 16;
     struct CoreAtStart {
+        // The state to come back to, and the instructions retired and traps taken (through mtvec) when the
+        // core had it.
         std::vector<uint32_t> state;
         uint64_t instret = 0;
-        uint64_t traps = 0;     // taken through mtvec, as of the start
+        uint64_t traps = 0;
         uint64_t traps_now = 0; // as of the latest check
         bool asleep = false;
         bool stopped = false;
