@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 #include <iterator>
 #include <stdexcept>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cluster/report.hpp"
 #include "core/decoder.hpp"
@@ -93,7 +95,19 @@ void Trace::attach(Hart& hart) {
 }
 
 void Trace::open(const std::string& path) {
-    file_ = std::fopen(path.c_str(), "w");
+    // The file standard output already writes to (/dev/stdout redirected to a file): opened again, it would
+    // be cut to nothing and written at an offset of its own, over what standard output writes. It shares
+    // standard output's offset instead.
+    struct stat target{}, out{};
+    if (::stat(path.c_str(), &target) == 0 && ::fstat(STDOUT_FILENO, &out) == 0 && S_ISREG(out.st_mode) &&
+        target.st_dev == out.st_dev && target.st_ino == out.st_ino) {
+        std::fflush(stdout);
+        const int fd = ::dup(STDOUT_FILENO);
+        file_ = fd < 0 ? nullptr : ::fdopen(fd, "w");
+        if (!file_ && fd >= 0) ::close(fd);
+    } else {
+        file_ = std::fopen(path.c_str(), "w");
+    }
     if (!file_) throw std::runtime_error(fmt::format("{}: cannot write: {}", path, std::strerror(errno)));
     path_ = path;
     fmt::format_to(std::back_inserter(buffer_),

@@ -510,6 +510,22 @@ def main():
               f"{what}: exit 2, one line, no file ({err})")
     r = subprocess.run([args.sim, "run", "-q", "--trace", "/dev/null", args.cluster_elf], capture_output=True)
     check(r.returncode == 0, "--trace /dev/null is accepted")
+    # /dev/stdout when standard output is a file: the trace goes in with the rest, nothing written before it or
+    # beside it is lost (a second opening would cut the file and write over it at an offset of its own).
+    both = os.path.join(w, "stdout.log")
+    with open(both, "w") as f:
+        f.write("EARLIER\n")
+        f.flush()
+        r = subprocess.run([args.sim, "run", "--trace", "/dev/stdout", args.cluster_elf], stdout=f,
+                           stderr=subprocess.PIPE, text=True)
+    text = open(both).read()
+    traced = [line for line in text.splitlines() if re.match(r"\s+\d+\s+\d+\s+[0-9a-f]{8}\s", line)]
+    plain = subprocess.run([args.sim, "run", args.cluster_elf], capture_output=True, text=True).stdout
+    program_lines = [line for line in plain.splitlines() if line and not line.startswith(("==", "core", "region"))][:1]
+    check(r.returncode == 0 and text.startswith("EARLIER\n") and "# pulpsim instruction trace of" in text
+          and len(traced) > 1000 and "== pulpsim report:" in text and all(l in text for l in program_lines),
+          f"--trace /dev/stdout into a file keeps what came before, the program's output, the trace and the report "
+          f"({r.returncode}: {len(traced)} trace lines; {text[:80]!r})")
 
     # ---- a simulation error: what was traced stays, with the reason ----
     t = os.path.join(w, "illegal.trace")
