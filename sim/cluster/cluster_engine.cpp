@@ -78,7 +78,15 @@ std::string core_ranges(const std::vector<unsigned>& cores) {
     return list;
 }
 
+void ClusterEngine::end_at_limit(uint64_t limit) {
+    for (Hart* h : harts_)
+        h->sleep_until_end(limit);
+}
+
 void ClusterEngine::report_deadlock() {
+    // Every core sleeps to the end: the report shows them asleep, not idle after their last instruction.
+    for (Hart* h : harts_)
+        h->sleep_until_end(now_);
     std::string where;
     for (const Hart* h : harts_)
         where += fmt::format(" core {} at pc {:#010x};", h->hartid(), h->pc());

@@ -52,6 +52,9 @@ class ClusterEngine : public IssueOrder {
     uint64_t advance(uint64_t target);
     // A core ended the run (exit, error) or every core is asleep with nothing left to wake it.
     bool finished() const { return finished_; }
+    // The run ends unfinished at the cycle limit: a core asleep counts its sleep up to it, as it does up to
+    // the end of a run that finished.
+    void end_at_limit(uint64_t limit);
     // Ends the run with an error when it provably never ends: every awake core jumps to itself, the DMA is
     // idle and no wake-up is due, so nothing can ever change. Checked once per advance (a quantum).
     void stop_if_spinning_forever();

@@ -209,7 +209,7 @@ void ClusterMachine::observe(const ClusterObservers& o) {
 
 RunOutcome ClusterMachine::run_to_end() {
     while (!engine_->finished() && engine_->cycle() < options_.max_cycles)
-        engine_->advance(options_.max_cycles);
+        advance(options_.max_cycles);
     return outcome();
 }
 

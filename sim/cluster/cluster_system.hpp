@@ -62,7 +62,13 @@ class ClusterMachine {
     void write_symbol_word(const std::string& name, uint32_t value);
     // Runs to the end of the program (or max_cycles) without SystemC.
     RunOutcome run_to_end();
-    uint64_t advance(uint64_t target) { return engine_->advance(target); }
+    // Runs to cycle `target`; at the cycle limit, an unfinished run ends there (ClusterEngine::end_at_limit).
+    uint64_t advance(uint64_t target) {
+        const uint64_t reached = engine_->advance(target);
+        if (!engine_->finished() && reached >= options_.max_cycles)
+            engine_->end_at_limit(options_.max_cycles);
+        return reached;
+    }
     bool finished() const { return engine_->finished(); }
     RunOutcome outcome(double host_seconds = 0) const;
     // Attaches views to the shared blocks (before the run); the cores take RetireObservers themselves.

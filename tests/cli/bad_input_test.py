@@ -6,6 +6,7 @@ Each case runs pulpsim and checks: the exit status, that stderr is exactly one l
 every key `run --help` names for --set must be accepted with the value it shows.
 """
 import argparse
+import json
 import os
 import re
 import resource
@@ -132,6 +133,24 @@ def bounded_inputs(args, w):
         print(f"{'ok  ' if ok else 'FAIL'} {name}: exit {r.returncode} {lines[:2]}")
         failed += 0 if ok else 1
     return failed
+
+
+def deadlock_report(args, w, program):
+    """A deadlock's report shows every core asleep up to the cycle it was found in, not idle after its last
+    instruction."""
+    report = os.path.join(w, "deadlock.json")
+    r = subprocess.run([args.sim, "run", "-q", "--report-json", report, program], capture_output=True, text=True)
+    m = re.search(r"deadlock at cycle (\d+)", r.stderr)
+    try:
+        cores = json.load(open(report))["cores"]
+    except (OSError, ValueError, KeyError):
+        cores = []
+    ok = (r.returncode == 3 and m is not None and len(cores) > 1 and
+          all(c["cycles"] == int(m.group(1)) for c in cores) and
+          sum(c["stalls"]["sleep"] > 0 for c in cores) >= len(cores) - 1)
+    print(f"{'ok  ' if ok else 'FAIL'} deadlock: every core asleep up to the cycle it was found in "
+          f"({[(c['cycles'], c['stalls']['sleep']) for c in cores]}; {r.stderr.strip()[:120]})")
+    return 0 if ok else 1
 
 
 def main():
@@ -422,6 +441,7 @@ def main():
             print(f"ok   {name}: {lines[0]}")
     failed += bounded_inputs(args, w)
     failed += set_keys_in_help(args)
+    failed += deadlock_report(args, w, p("cluster_deadlock"))
     print(f"{len(cases) - failed} passed, {failed} failed")
     return 1 if failed else 0
 

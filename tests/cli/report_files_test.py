@@ -135,6 +135,21 @@ def main():
                   f"{report.get('mac_per_cycle', 0):.6f}"],
               f"{outcome}: the CSV's first row is the run's, with the JSON's outcome, cycles, instructions and MACs "
               f"({r.returncode}: {first})")
+
+    # A run stopped by --max-cycles: a core asleep at the limit counts its sleep up to it, as at the end of a
+    # run that finished, so that its row does not end where it fell asleep.
+    limit = 100000
+    js = os.path.join(w, "limit.json")
+    r = run("-q", "--max-cycles", str(limit), "--report-json", js, args.cluster_elf)
+    try:
+        cores = json.load(open(js))["cores"]
+    except (OSError, ValueError, KeyError):
+        cores = []
+    asleep = [c for c in cores if c["stalls"]["sleep"] > 0]
+    check(r.returncode == 4 and "asleep at" in r.stderr and asleep and all(c["cycles"] == limit for c in asleep)
+          and all(c["cycles"] >= limit for c in cores),
+          f"--max-cycles {limit}: the cores asleep at the limit count their sleep up to it "
+          f"({[(c['cycles'], c['stalls']['sleep']) for c in cores]})")
     return check.exit_status()
 
 
