@@ -9,6 +9,7 @@ usage: scripts/plot_timeline.py TRACE.json OUT.png [--title TEXT] [--from CYCLE]
 """
 import argparse
 import json
+import sys
 from collections import defaultdict
 
 import matplotlib
@@ -47,8 +48,16 @@ def main():
     ap.add_argument("--from", dest="lo", type=int, default=None, help="first cycle to draw")
     ap.add_argument("--to", dest="hi", type=int, default=None, help="last cycle to draw")
     args = ap.parse_args()
-    doc = json.load(open(args.trace))
-    events = doc["traceEvents"]
+    if args.lo is not None and args.hi is not None and args.lo >= args.hi:
+        sys.exit(f"plot_timeline.py: error: --from {args.lo} is not before --to {args.hi}")
+    try:
+        with open(args.trace) as f:
+            doc = json.load(f)
+        events = doc["traceEvents"]
+    except OSError as e:
+        sys.exit(f"plot_timeline.py: error: {args.trace}: {e.strerror}")
+    except (ValueError, KeyError, TypeError):
+        sys.exit(f"plot_timeline.py: error: {args.trace}: not a timeline (pulpsim run --timeline FILE writes one)")
 
     names, order = {}, {}
     for e in events:
@@ -81,6 +90,8 @@ def main():
     y, ticks, labels = 0.0, [], []
     colours = function_colours({s["name"] for t in tracks for s in slices[t] if s.get("cat") == "function"})
     used_functions, used_waits = {}, set()
+    # One broken_barh per lane and colour: one call per slice takes minutes on a whole run's ten thousands.
+    bars = defaultdict(list)
     for t in tracks:
         h = heights[t]
         row = 1.0 / max(h, 1)
@@ -96,7 +107,7 @@ def main():
             if cat == "wait":
                 used_waits.add(s["name"])
             top = y + depth * row * 0.9  # the y axis points down: outer slices on top
-            ax.broken_barh([(a, b - a)], (top, row * 0.9), facecolors=colour, edgecolor="none")
+            bars[(top, row * 0.9, colour)].append((a, b - a))
             if (b - a) / (hi - lo) > 0.06 and cat in ("region", "function", "dma"):
                 ax.text(a + (b - a) / 2, top + row * 0.45, s["name"], ha="center", va="center", fontsize=6,
                         clip_on=True)
@@ -107,6 +118,8 @@ def main():
         ticks.append(y + 0.45)
         labels.append(names.get(t, str(t)))
         y += 1.0
+    for (top, height, colour), spans in bars.items():
+        ax.broken_barh(spans, (top, height), facecolors=colour, edgecolor="none")
     ax.set_yticks(ticks, labels)
     ax.set_ylim(y, -0.1)
     ax.set_xlim(lo, hi)

@@ -17,6 +17,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from collections import defaultdict
@@ -238,6 +239,26 @@ def main():
         region = report["regions"][0]
         check(macs and abs(macs[0]["args"][region["name"]] - region["mac_per_cycle"]) < 1e-9,
               f"matmul timeline: the MAC/cycle counter reads the report's {region['mac_per_cycle']:.4f}")
+
+        # scripts/plot_timeline.py draws the whole run (17,000 slices), and says in one line what it cannot draw.
+        # Run by a Python with matplotlib (Debian's, which install-deps.sh gives it), as the README runs it.
+        python = next((p for p in [sys.executable, "/usr/bin/python3"] if shutil.which(p) and subprocess.run(
+            [p, "-c", "import matplotlib"], capture_output=True).returncode == 0), sys.executable)
+        plot = [python, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts",
+                                     "plot_timeline.py")]
+        png = os.path.join(w, "matmul.timeline.png")
+        r = subprocess.run([*plot, os.path.join(w, "matmul.trace.json"), png], capture_output=True, text=True)
+        drawn = os.path.exists(png) and open(png, "rb").read(8) == b"\x89PNG\r\n\x1a\n"
+        check(r.returncode == 0 and drawn, f"plot_timeline.py draws the whole run's timeline ({r.stderr[-300:]})")
+        for what, extra, said in [
+                ("a missing file", [os.path.join(w, "none.json"), png], "none.json: No such file or directory"),
+                ("the JSON report", [os.path.join(w, "matmul.report.json"), png], "not a timeline"),
+                ("--from after --to", [os.path.join(w, "matmul.trace.json"), png, "--from", "500", "--to", "100"],
+                 "--from 500 is not before --to 100")]:
+            r = subprocess.run([*plot, *extra], capture_output=True, text=True)
+            lines = r.stderr.strip().splitlines()
+            check(r.returncode != 0 and len(lines) == 1 and said in lines[0],
+                  f"plot_timeline.py with {what}: one line saying so ({r.stderr.strip()[-300:]})")
 
         plain = os.path.join(w, "plain.json")
         subprocess.run([args.sim, "run", "-q", "--report-json", plain, args.cluster_elf], capture_output=True)
