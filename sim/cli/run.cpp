@@ -471,6 +471,11 @@ int command_run(const std::vector<std::string>& args) {
         trace->close(outcome.kind == pulpsim::RunOutcome::Kind::Exit
                          ? std::string()
                          : fmt::format("the run stopped: {}", pulpsim::printable(outcome.message)));
+    // As for the views: an empty trace says why rather than leaving the user to wonder.
+    if (trace && trace->lines() == 0)
+        spdlog::warn("the trace holds no instruction: no core{} retired one in {} (the run took {} cycles)",
+                     vm.count("trace-cores") ? " of --trace-cores " + trace_cores : std::string(),
+                     trace_filter->describe(), outcome.cycles);
 
     std::vector<std::pair<std::string, std::string>> reports;
     if (vm.count("report-json"))

@@ -491,6 +491,17 @@ def main():
     check(region is not None and same(both, [ln for ln in region if ln["core"] == 2 and ln["cycle"] >= lo]),
           "filters combine: region, core and an open-ended window")
 
+    # A window past the run's end: an empty trace, and one warning saying why, as the views give one.
+    beyond = os.path.join(w, "beyond.trace")
+    end = report["cycles"]
+    r = subprocess.run([args.sim, "run", "-q", "--trace", beyond, "--trace-window", f"{end + 1000}:",
+                        args.cluster_elf], capture_output=True, text=True)
+    lines = r.stderr.strip().splitlines()
+    check(r.returncode == 0 and parse(beyond)[0] == [] and len(lines) == 1 and
+          f"warning: the trace holds no instruction: no core retired one in cycles {end + 1000}.. (to the end) "
+          f"(the run took {end} cycles)" in lines[0],
+          f"--trace-window past the run's end: an empty trace and one warning saying why ({lines})")
+
     # ---- bad input: exit 2, one line, no file ----
     out = os.path.join(w, "bad.trace")
     for extra, what in [(["--trace", out, "--trace-window", "10:5"], "a window that ends before it starts"),
