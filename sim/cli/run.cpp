@@ -463,6 +463,10 @@ int command_run(const std::vector<std::string>& args) {
                 spdlog::error("{}", pulpsim::printable(e.what()));
             }
         }
+        if (vm.count("signature")) {
+            std::error_code ec;
+            std::filesystem::remove(signature_path, ec); // as after any run that does not exit
+        }
         spdlog::error("{}", pulpsim::printable(fmt::format("{}: {}; no report written", program, why)));
         interrupts.die_of(interrupted);
         return 128 + interrupted;

@@ -6,8 +6,10 @@ errors with exit status 2 that leave no file behind; a run that does not end by 
 """
 import argparse
 import os
+import signal
 import subprocess
 import sys
+import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from checks import Checks, fresh_dir  # noqa: E402
 
@@ -22,6 +24,7 @@ def main():
     ap.add_argument("--sim", required=True)
     ap.add_argument("--elf", required=True)
     ap.add_argument("--no-signature-elf", required=True)
+    ap.add_argument("--forever-elf", required=True, help="signature_forever.S: only an interrupt ends it")
     ap.add_argument("--workdir", required=True)
     args = ap.parse_args()
     w = fresh_dir(args.workdir)
@@ -49,6 +52,22 @@ def main():
     check(r.returncode == 4 and "--max-cycles 10" in r.stderr and not os.path.exists(sig),
           f"a run stopped by --max-cycles leaves no signature, not even the earlier run's ({r.returncode}: "
           f"{r.stderr.strip()[:200]})")
+
+    # The same for a run an interrupt ends.
+    open(sig, "w").write("stale\n")
+    started = os.path.join(w, "forever.trace")  # made just before the run starts
+    p = subprocess.Popen([args.sim, "run", "--bare", "-q", "--signature", sig, "--trace", started, "--trace-window",
+                          ":10", args.forever_elf], stderr=subprocess.PIPE, text=True,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    deadline = time.monotonic() + 30
+    while not os.path.exists(started) and p.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    time.sleep(0.2)
+    p.send_signal(signal.SIGINT)
+    err = p.communicate(timeout=60)[1]
+    check(p.returncode == -signal.SIGINT and "interrupted by SIGINT" in err and not os.path.exists(sig),
+          f"a run ended by SIGINT leaves no signature, not even the earlier run's ({p.returncode}: "
+          f"{err.strip()[:200]})")
 
     missing = os.path.join(w, "missing.signature")
     refused("a program without the symbols", run(args.no_signature_elf, "--signature", missing), missing,
