@@ -152,9 +152,10 @@ ClusterMachine::ClusterMachine(const ElfImage& elf, const PlatformConfig& config
 
 void ClusterMachine::place_program() {
     const uint64_t tcdm_lo = config_.tcdm.base;
-    // The TCDM's address window: up to the cluster's peripherals when it lies below them.
-    const uint64_t tcdm_window_end =
-        tcdm_lo < kClusterPeripheralsBase ? kClusterPeripheralsBase : tcdm_lo + (16u << 20);
+    // The TCDM's address window: its largest size (16 MiB), and not past the cluster's peripherals when it
+    // lies below them: data linked far above a TCDM moved down (tcdm.base) lies outside it.
+    const uint64_t tcdm_window_end = std::min<uint64_t>(
+        tcdm_lo + (16u << 20), tcdm_lo < kClusterPeripheralsBase ? kClusterPeripheralsBase : UINT64_MAX);
     // The linker may reserve more TCDM than the platform has: only what the program uses must fit.
     for (const ElfSegment& s : elf_.segments()) {
         const uint64_t lo = s.vaddr, hi = uint64_t{s.vaddr} + s.memsz;

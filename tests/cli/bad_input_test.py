@@ -237,6 +237,9 @@ def main():
           "--db", os.path.join(w, "never.db"), "--tuning", os.path.join(w, "never.yaml")], 2,
          r"--set fpu\.addmul_latency=2: tuning entries are keyed by platform name, cores and TCDM size, so this one "
          r"would stand for platform 'pulp-open' as pulpsim's default gives it; name the changed platform"),
+        # Data linked for the TCDM at 0x10000000 lies outside one moved to 0: not a TCDM too small for it.
+        ("a TCDM moved away from the program's data", ["run", "--set", "tcdm.base=0x0", cluster_matmul], 2,
+         r"segment \[0x10000000, 0x[0-9a-f]{8}\) lies outside the modelled memory \(tcdm \[0x00000000, "),
         ("--max-cycles past 64 bits", ["run", "--max-cycles", "1e20", cluster_matmul], 2,
          r"--max-cycles: 1e20 is larger than 18446744073709551615$"),
         # Which of the two would win is no rule a user can guess.
