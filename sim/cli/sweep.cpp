@@ -208,16 +208,12 @@ int command_sweep(const std::vector<std::string>& args) {
         throw UsageError(
             fmt::format("--db {}: no such database ({} only reads one; run the sweep first)", db, reader));
     if (!output.empty() && output != "-") {
-        std::vector<std::pair<std::string, std::string>> inputs = {
-            {db, "the results database"},
-            {db + "-wal", "the results database's log"},
-            {db + "-shm", "the results database's log"},
-            {db + "-journal", "the results database's log"},
-            {spec.path, "the sweep file"}};
-        if (!spec.platform_file.empty()) inputs.emplace_back(spec.platform_file, "the platform file");
+        std::vector<std::pair<std::string, std::string>> inputs = database_files("the results database", db);
+        inputs.emplace_back("the sweep file", spec.path);
+        if (!spec.platform_file.empty()) inputs.emplace_back("the platform file", spec.platform_file);
         for (const auto& p : spec.programs)
-            inputs.emplace_back(p, "a program of the sweep");
-        for (const auto& [path, what] : inputs)
+            inputs.emplace_back("a program of the sweep", p);
+        for (const auto& [what, path] : inputs)
             if (names_same_file(output, path))
                 throw UsageError(
                     fmt::format("--output {}: is {} ({}); export to another file", output, what, path));

@@ -278,8 +278,9 @@ std::string report_csv(const RunView& v, const RunOutcome& out) {
         csv += fmt::format(",{}", stall_name(static_cast<StallKind>(k)));
     csv += "\n";
     // The run as a whole first, named by its outcome: the rows of a run that failed are no result.
+    const uint64_t run_macs = declared_macs(v);
     csv += fmt::format("run,{},{},{},{},{:.6f}\n", outcome_name(out.kind), v.cycles, total_instret(v),
-                       declared_macs(v), ratio(declared_macs(v), v.cycles));
+                       run_macs, ratio(run_macs, v.cycles));
     for (const Hart* h : v.harts) {
         csv += fmt::format("core,{},{},{},,", h->hartid(), h->cycle(), h->stats().instret());
         for (auto s : h->stats().stall_cycles)
