@@ -28,6 +28,7 @@ matplotlib.use("Agg")
 if "text.parse_math" in matplotlib.rcParams:  # matplotlib >= 3.5
     matplotlib.rcParams["text.parse_math"] = False
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.ticker import FuncFormatter  # noqa: E402
 
 REFUSED = 3  # exit status when a plot was refused; its one-line reason is on stderr
 
@@ -74,23 +75,30 @@ def first_region(db, sweep):
     return row[0] if row else None
 
 
-def distinct(rows, key):
+def distinct(rows, key, region_order=()):
+    """The values of `key` in rows, sorted; regions in the sweep file's `regions:` order when it names them."""
     seen = []
     for r in rows:
         v = r[column(key)]
         if v not in seen:
             seen.append(v)
+    if key == "region" and region_order:
+        return sorted(seen, key=lambda name: region_order.index(name) if name in region_order else len(seen))
     try:
         return sorted(seen)
     except TypeError:
         return seen
 
 
-def facet_groups(rows, facets):
+def facet_groups(rows, facets, region_order=()):
     groups = {}
     for r in rows:
         groups.setdefault(tuple(r[column(k)] for k in facets), []).append(r)
-    return sorted(groups.items(), key=lambda kv: kv[0])
+
+    def place(values):
+        return tuple((region_order.index(v) if v in region_order else len(region_order), v) if k == "region" else v
+                     for k, v in zip(facets, values))
+    return sorted(groups.items(), key=lambda kv: place(kv[0]))
 
 
 def facet_title(facets, values):
@@ -113,13 +121,14 @@ def numeric(values):
 
 def draw_line(plot, rows):
     x, y, series, facets = plot["x"], plot["value"], plot.get("series", ""), plot.get("facets", [])
-    groups = facet_groups(rows, facets)
+    groups = facet_groups(rows, facets, plot["region_order"])
     fig, axes = panels(len(groups))
-    xs_all = distinct(rows, x)
+    order = plot["region_order"]
+    xs_all = distinct(rows, x, order)
     log2 = numeric(xs_all) and min(xs_all) > 0 and max(xs_all) / min(xs_all) >= 4
-    all_series = distinct(rows, series) if series else [None]
+    all_series = distinct(rows, series, order) if series else [None]
     for ax, (fvals, grows) in zip(axes, groups):
-        for s in (distinct(grows, series) if series else [None]):
+        for s in (distinct(grows, series, order) if series else [None]):
             color = f"C{all_series.index(s) % 10}"  # one colour per series value in every panel
             pts = [r for r in grows if not series or r[column(series)] == s]
             pts.sort(key=lambda r: r[column(x)])
@@ -145,11 +154,16 @@ def draw_line(plot, rows):
     return fig
 
 
+def cell_text(v):
+    """Three significant digits with trailing zeros kept (1.00 beside 1.01); large counts in full."""
+    return f"{v:,.0f}" if abs(v) >= 1000 else f"{v:#.3g}"
+
+
 def draw_heatmap(plot, rows):
     x, y, v, facets = plot["x"], plot["y"], plot["value"], plot.get("facets", [])
-    groups = facet_groups(rows, facets)
+    groups = facet_groups(rows, facets, plot["region_order"])
     fig, axes = panels(len(groups))
-    xs, ys = distinct(rows, x), distinct(rows, y)
+    xs, ys = distinct(rows, x, plot["region_order"]), distinct(rows, y, plot["region_order"])
     values = [r[v] for r in rows if isinstance(r[v], (int, float))]
     vmin, vmax = (min(values), max(values)) if values else (0, 1)
     image = None
@@ -161,7 +175,7 @@ def draw_heatmap(plot, rows):
         for i, row in enumerate(grid):
             for j, cell in enumerate(row):
                 if not math.isnan(cell):
-                    ax.text(j, i, f"{cell:.3g}", ha="center", va="center", fontsize=7,
+                    ax.text(j, i, cell_text(cell), ha="center", va="center", fontsize=7,
                             color="white" if cell < (vmin + vmax) / 2 else "black")
         ax.set_xticks(range(len(xs)))
         ax.set_xticklabels([value_text(x, a) for a in xs], rotation=45 if len(xs) > 6 else 0)
@@ -172,7 +186,8 @@ def draw_heatmap(plot, rows):
             ax.set_title(facet_title(facets, fvals), fontsize=10)
     axes[0].set_ylabel(label(y))
     if image is not None:
-        fig.colorbar(image, ax=axes, label=label(v))
+        bar = fig.colorbar(image, ax=axes, label=label(v))
+        bar.ax.yaxis.set_major_formatter(FuncFormatter(lambda value, _: cell_text(value)))  # no "1e6" offset
     return fig
 
 
@@ -200,8 +215,9 @@ def parse_size(text):
 def draw_bars(plot, rows):
     x, v, series, facets = plot["x"], plot["value"], plot.get("series", ""), plot.get("facets", [])
     baseline = plot.get("baseline", {})
-    groups = facet_groups(rows, facets)
-    bars = len(distinct(rows, x)) * (len(distinct(rows, series)) if series else 1)
+    groups = facet_groups(rows, facets, plot["region_order"])
+    order = plot["region_order"]
+    bars = len(distinct(rows, x, order)) * (len(distinct(rows, series, order)) if series else 1)
     fig, axes = panels(len(groups), width=max(4.2, 0.18 * bars + 1.5))
     # The baseline point shares every other key's value, except keys that vary together with a baseline key.
     tied = set(baseline)
@@ -210,8 +226,8 @@ def draw_bars(plot, rows):
             tied |= set(group)
     axis_keys = [k for k in plot["axis_keys"] if k not in tied]
     for ax, (fvals, grows) in zip(axes, groups):
-        xs = distinct(grows, x)
-        ss = distinct(grows, series) if series else [None]
+        xs = distinct(grows, x, order)
+        ss = distinct(grows, series, order) if series else [None]
         width = 0.8 / len(ss)
         for k, s in enumerate(ss):
             heights = []
@@ -302,8 +318,9 @@ def main():
     for plot in spec["plots"]:
         where = f"{spec.get('path', args.sweep)}:{plot.get('line', 0)}: plot '{plot['file']}'"
         plot["zip_groups"] = spec["zip_groups"]
-        # "region" may be laid out like an axis (x, series, facets); otherwise a plot shows one region.
-        if "region" in (plot["x"], plot.get("series"), *plot.get("facets", [])):
+        plot["region_order"] = spec["regions"]
+        # "region" may be laid out like an axis (x, y, series, facets); otherwise a plot shows one region.
+        if "region" in (plot["x"], plot.get("y"), plot.get("series"), *plot.get("facets", [])):
             plot["axis_keys"] = spec["axes"] + ["region"]
             region = "the regions"
             rows = load(args.db, args.sweep, spec["regions"] or None)
@@ -323,7 +340,8 @@ def main():
         fig = None
         try:
             fig = draw[plot["kind"]](plot, rows)
-            title = plot.get("title") or f"{args.sweep}: {label(plot['value'])} of {region}"
+            shown = f"speed-up in {label(plot['value'])}" if plot.get("baseline") else label(plot["value"])
+            title = plot.get("title") or f"{args.sweep}: {shown} of {region}"
             fig.suptitle(title, fontsize=11, y=1.03)
             save(fig, os.path.join(args.out, plot["file"]))
         except Exception as e:  # noqa: BLE001

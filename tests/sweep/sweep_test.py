@@ -13,6 +13,7 @@ import hashlib
 import io
 import json
 import os
+import re
 import shutil
 import signal
 import sqlite3
@@ -481,6 +482,13 @@ plots:
     series: tcdm.size
     file: dollars
     title: "cost in $ and \\\\frac{{ $ per MAC"
+  - kind: heatmap
+    x: cluster.cores
+    y: region
+    value: cycles
+    facets: [tcdm.size]
+    file: heat-regions
+regions: [mm_u2, mm]
 """)
     db = os.path.join(work, "plots.db")
     r = sweep(sim, spec, db)
@@ -495,6 +503,11 @@ plots:
         ok = os.path.exists(png) and os.path.getsize(png) > 1000 and open(png, "rb").read(8) == b"\x89PNG\r\n\x1a\n"
         ok = ok and os.path.exists(svg) and b"<svg" in open(svg, "rb").read(2000)
         check(ok, f"plot '{name}' written as a non-empty PNG and SVG")
+    # Matplotlib writes each text of an SVG as a comment before its glyphs: the y ticks, bottom to top.
+    path = os.path.join(out, "heat-regions.svg")
+    svg = open(path).read() if os.path.exists(path) else ""
+    ticks = [t for t in re.findall(r"<!-- (\S+) -->", svg) if t in ("mm", "mm_u2")]
+    check(ticks == ["mm_u2", "mm"], f"a heatmap with y: region has a row per region, in the regions: order ({ticks})")
 
 
 def read_only_database(sim, work, kernels):
