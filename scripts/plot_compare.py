@@ -63,12 +63,15 @@ def main():
     os.close(fd)
     try:
         fig.savefig(tmp, dpi=130)
+        # mkstemp makes the file private; the plot gets the mode any new file of the user gets.
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, args.out)
     except (OSError, ValueError) as e:
         os.unlink(tmp)
         print(f"error: {args.out}: {e}", file=sys.stderr)
         return 2
-    print(args.out)
     return 0
 
 

@@ -95,6 +95,15 @@ def main():
     r = run(args.sim, ["--layer", "linear", "--step", "fw", "--shape", "64x16", "--plot", png])
     png_ok = r.returncode == 0 and open(png, "rb").read(8) == b"\x89PNG\r\n\x1a\n"
     print(("ok   " if png_ok else "FAIL ") + "--plot writes a PNG by its name")
+    # The plot gets the mode of any new file (0644 under umask 022), not mkstemp's private 0600; standard
+    # output is the table alone.
+    umask = os.umask(0)
+    os.umask(umask)
+    mode = os.stat(png).st_mode & 0o777 if png_ok else None
+    first = r.stdout.splitlines()[0] if r.stdout else ""
+    print(("ok   " if mode == 0o666 & ~umask and first.startswith("linear fw 64x16") else "FAIL ") +
+          f"--plot gives the plot the mode of any new file (0{mode:o}), and stdout starts with the table "
+          f"({first!r})" if mode is not None else "FAIL --plot mode not checked: no PNG")
 
     json_path = os.path.join(args.workdir, "compare_bad.json")
     base = ["--layer", "linear", "--step", "fw", "--json", json_path]
