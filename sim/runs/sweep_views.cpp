@@ -238,14 +238,19 @@ std::string markdown_tables(const SweepSpec& spec, const std::vector<DesignPoint
 std::string unknown_regions(const SweepSpec& spec, const std::vector<DesignPoint>& points,
                             const SweepResults& results) {
     std::vector<std::string> have;
+    std::set<std::string> programs, programs_run;
     size_t ok = 0;
-    for (const auto& p : points)
+    for (const auto& p : points) {
+        programs.insert(p.program);
         if (auto it = results.points.find(p.id); it != results.points.end() && it->second.status == "ok") {
             ++ok;
+            programs_run.insert(p.program);
             for (const auto& r : it->second.region_order)
                 if (std::find(have.begin(), have.end(), r) == have.end()) have.push_back(r);
         }
-    if (ok == 0) return "";
+    }
+    // A program none of whose points ran yet may have the region: a half-run sweep is no proof.
+    if (ok == 0 || programs_run.size() < programs.size()) return "";
     struct Named {
         std::string region, where;
         int line;

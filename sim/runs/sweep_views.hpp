@@ -29,7 +29,8 @@ std::string markdown_tables(const SweepSpec& spec, const std::vector<DesignPoint
                             const SweepResults& results);
 
 // The regions the sweep file names (regions:, a plot's region:) that no stored point reports, as one
-// line naming them and the regions the points have; "" when every one is known or no point succeeded.
+// line naming them and the regions the points have; "" when every one is known, or while a program of the
+// sweep has no point that succeeded yet (its regions are unknown).
 std::string unknown_regions(const SweepSpec& spec, const std::vector<DesignPoint>& points,
                             const SweepResults& results);
 

@@ -291,6 +291,22 @@ def regions_and_mixed_points(sim, work, kernels):
     check(r.returncode == 0 and "all 2 points already stored" in r.stderr,
           f"fixing the region name simulates nothing again ({r.stderr.strip()[-200:]!r})")
 
+    # Half run: a program none of whose points ran yet may hold the other region, so tables and exports go on.
+    k1, cols = os.path.join(kernels, "matmul_family_k1.elf"), os.path.join(kernels, "matmul_fp32_parallel_cols.elf")
+    half, half_db = os.path.join(work, "half.yaml"), os.path.join(work, "half.db")
+    write(half, f"name: half\nprogram: [{k1}]\ngrid:\n  tcdm.size: [64KiB, 128KiB]\nregions: [mm]\n")
+    check(sweep(sim, half, half_db).returncode == 0, "the first program's points of a sweep run")
+    write(half, f"name: half\nprogram: [{k1}, {cols}]\ngrid:\n  tcdm.size: [64KiB, 128KiB]\n"
+                f"regions: [mm, matmul]\n")
+    r = sweep(sim, half, half_db, "--no-run")
+    check(r.returncode == 1 and r.stdout.count("| mm |") == 2 and "2 not run yet" in r.stderr,
+          f"--no-run on a half-run sweep shows what ran, the other program's region not taken for a typo "
+          f"({r.returncode}, {r.stderr.strip()[-200:]!r})")
+    r = sweep(sim, half, half_db, "--export", "csv")
+    rows = list(csv.DictReader(io.StringIO(r.stdout))) if r.returncode == 0 else []
+    check(sorted(row["status"] for row in rows) == ["ok", "ok", "pending", "pending"],
+          f"--export of a half-run sweep: its stored points and the pending ones ({r.stderr.strip()[-200:]!r})")
+
     spec = write(os.path.join(work, "mixed.yaml"), f"""name: mixed
 program: [{a}, {b}]
 grid:
