@@ -331,7 +331,7 @@ int command_sweep(const std::vector<std::string>& args) {
         }
     }
 
-    const runs::SweepResults results = runs::load_sweep_results(store, spec.name);
+    const runs::SweepResults results = runs::load_sweep_results(store, points);
     size_t stored = 0, failed = 0;
     for (const auto& p : points)
         if (auto it = results.points.find(p.id); it != results.points.end()) {

@@ -22,7 +22,9 @@ struct SweepResults {
     std::map<std::string, Point> points;
 };
 
-SweepResults load_sweep_results(const ResultsStore& store, const std::string& sweep);
+// By identity, whichever sweep recorded them: an export reads the database alone and records nothing, so
+// the points the database records under the sweep's name may be those of an earlier version of its file.
+SweepResults load_sweep_results(const ResultsStore& store, const std::vector<DesignPoint>& points);
 
 // The sweep's table(s) as markdown: `table:` of the spec, or one row per point and region.
 std::string markdown_tables(const SweepSpec& spec, const std::vector<DesignPoint>& points,
