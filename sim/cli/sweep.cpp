@@ -246,10 +246,15 @@ int command_sweep(const std::vector<std::string>& args) {
         std::vector<std::string> ids;
         for (const auto& p : points)
             ids.push_back(p.id);
-        std::set<std::string> done = store.finished(ids);
-        if (vm.count("retry-failed"))
-            for (const auto& row : store.query("SELECT id FROM points WHERE status = 'failed'").rows)
-                done.erase(runs::to_text(row[0]));
+        // --retry-failed: a stored failure is still to run.
+        const auto finished = [&] {
+            std::set<std::string> done = store.finished(ids);
+            if (vm.count("retry-failed"))
+                for (const auto& row : store.query("SELECT id FROM points WHERE status = 'failed'").rows)
+                    done.erase(runs::to_text(row[0]));
+            return done;
+        };
+        const std::set<std::string> done = finished();
         // Points are unique by identity: a sweep that names one twice runs it once.
         std::vector<const runs::DesignPoint*> pending;
         std::set<std::string> queued;
@@ -262,7 +267,7 @@ int command_sweep(const std::vector<std::string>& args) {
             if (collected) {
                 std::fprintf(stderr, "sweep %s: collected %zu results from %s\n", spec.name.c_str(),
                              collected, slurm.dir.c_str());
-                const auto now_done = store.finished(ids);
+                const auto now_done = finished();
                 std::erase_if(pending, [&](const runs::DesignPoint* p) { return now_done.count(p->id) > 0; });
             }
             if (pending.empty())
@@ -281,6 +286,7 @@ int command_sweep(const std::vector<std::string>& args) {
                 std::fprintf(stderr, "sweep %s: submitted Slurm job %s (results in %s)\n", spec.name.c_str(),
                              job.c_str(), slurm.dir.c_str());
                 if (slurm.wait) {
+                    runs::slurm_wait(slurm, job);
                     const size_t n = runs::slurm_collect(slurm, points, store, version);
                     std::fprintf(stderr, "sweep %s: collected %zu results\n", spec.name.c_str(), n);
                     // A task that failed as a whole (e.g. the simulator was rebuilt meanwhile) says why in
@@ -289,9 +295,13 @@ int command_sweep(const std::vector<std::string>& args) {
                         std::fprintf(stderr, "sweep %s: %zu submitted points sent no result; see %s/logs/\n",
                                      spec.name.c_str(), pending.size() - n, slurm.dir.c_str());
                 } else {
-                    std::fprintf(stderr,
-                                 "sweep %s: run `pulpsim sweep %s --backend slurm --collect` when it ends\n",
-                                 spec.name.c_str(), spec.path.c_str());
+                    // The options that find this job's results again, as given.
+                    std::string where;
+                    if (vm.count("db")) where += " --db " + db;
+                    if (vm.count("slurm-dir")) where += " --slurm-dir " + slurm.dir;
+                    std::fprintf(
+                        stderr, "sweep %s: run `pulpsim sweep %s%s --backend slurm --collect` when it ends\n",
+                        spec.name.c_str(), spec.path.c_str(), where.c_str());
                 }
             } else if (const std::string job = runs::slurm_active_job(slurm); !job.empty()) {
                 std::fprintf(stderr,

@@ -1,5 +1,8 @@
 #include "runs/slurm_backend.hpp"
 
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
@@ -35,6 +38,22 @@ ChildOutcome slurm_command(const std::vector<std::string>& args) {
     return run;
 }
 
+// A word of the job script: single quotes keep every character but the single quote itself.
+std::string shell_quoted(const std::string& word) {
+    std::string out = "'";
+    for (const char c : word)
+        out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+}
+
+// sbatch expands %A, %a, %j... in --output; %% stands for a percent sign of the folder's name.
+std::string sbatch_pattern_literal(const std::string& path) {
+    std::string out;
+    for (const char c : path)
+        out += c == '%' ? std::string("%%") : std::string(1, c);
+    return out;
+}
+
 nlohmann::json result_json(const std::string& id, const PointResult& r) {
     return {
         {"id", id},         {"ok", r.ok},         {"exit_code", r.exit_code},      {"signalled", r.signalled},
@@ -64,12 +83,16 @@ size_t slurm_collect(const SlurmOptions& options, const std::vector<DesignPoint>
             throw std::runtime_error(fmt::format("{}: not a result file: {}", file.string(), e.what()));
         }
         PointResult r;
-        r.ok = j.at("ok").get<bool>();
-        r.exit_code = j.at("exit_code").get<int>();
-        r.signalled = j.at("signalled").get<bool>();
-        r.error = j.at("error").get<std::string>();
-        r.report = j.at("report").get<std::string>();
-        r.host_seconds = j.at("host_seconds").get<double>();
+        try {
+            r.ok = j.at("ok").get<bool>();
+            r.exit_code = j.at("exit_code").get<int>();
+            r.signalled = j.at("signalled").get<bool>();
+            r.error = j.at("error").get<std::string>();
+            r.report = j.at("report").get<std::string>();
+            r.host_seconds = j.at("host_seconds").get<double>();
+        } catch (const std::exception& e) {
+            throw std::runtime_error(fmt::format("{}: not a result file: {}", file.string(), e.what()));
+        }
         store.put(*it->second, simulator_version, r);
         fs::remove(file, ec); // only after the store holds it: a kill in between collects it again
         ++stored;
@@ -84,9 +107,22 @@ std::string slurm_active_job(const SlurmOptions& options) {
     std::string id = read_text(job_file);
     id.erase(id.find_last_not_of(" \n") + 1);
     if (id.empty()) return "";
-    // A job Slurm no longer knows is an error to squeue ("Invalid job id specified"): not active.
+    // A job Slurm no longer knows is an error to squeue ("Invalid job id specified"): not active. Any other
+    // error (the controller down) leaves the job's state unknown, which is not "ended".
     const ChildOutcome listed = slurm_command({"squeue", "-h", "-j", id, "-o", "%i"});
+    if (listed.status != 0 && listed.errors.find("Invalid job id") == std::string::npos) {
+        const std::string why = listed.last_error_line();
+        throw std::runtime_error(
+            fmt::format("squeue cannot say whether Slurm job {} still runs (exit status {}){}", id,
+                        listed.status, why.empty() ? "" : ": " + why));
+    }
     return listed.status == 0 && listed.output.find_first_not_of(" \n") != std::string::npos ? id : "";
+}
+
+void slurm_wait(const SlurmOptions& options, const std::string& job) {
+    // squeue lists an array job while any of its tasks is pending, running or completing.
+    for (unsigned pause = 1; slurm_active_job(options) == job; pause = std::min(pause * 2, 10u))
+        sleep(pause);
 }
 
 std::string slurm_submit(const SlurmOptions& options, const std::vector<const DesignPoint*>& pending,
@@ -99,8 +135,28 @@ std::string slurm_submit(const SlurmOptions& options, const std::vector<const De
             throw std::runtime_error(
                 fmt::format("{}: cannot make the Slurm folder: {}", (dir / sub).string(), ec.message()));
     }
+    // Each submission has a folder of its own: a later one never rewrites the manifest that an earlier job's
+    // pending tasks are still to read.
+    const fs::path submissions = dir / "submissions";
+    std::error_code ec;
+    fs::create_directories(submissions, ec);
+    std::string folder_template = (submissions / "XXXXXX").string();
+    if (ec || mkdtemp(folder_template.data()) == nullptr)
+        throw std::runtime_error(fmt::format("{}: cannot make the submission folder: {}",
+                                             submissions.string(), ec ? ec.message() : std::strerror(errno)));
+    const fs::path submission = folder_template;
+    // sbatch refused it or could not run: no folder stays behind to be taken for a submission.
+    struct RemoveUnlessKept {
+        fs::path folder;
+        bool keep = false;
+        ~RemoveUnlessKept() {
+            std::error_code ignored;
+            if (!keep) fs::remove_all(folder, ignored);
+        }
+    } guard{submission};
     nlohmann::json manifest;
     manifest["simulator_version"] = simulator_version;
+    manifest["results"] = (dir / "results").string();
     const size_t tasks = std::min<size_t>(pending.size(), std::max(1u, options.max_tasks));
     manifest["tasks"] = tasks;
     nlohmann::json list = nlohmann::json::array();
@@ -116,12 +172,12 @@ std::string slurm_submit(const SlurmOptions& options, const std::vector<const De
                         {"symbols", symbols}});
     }
     manifest["points"] = std::move(list);
-    write_file_atomically((dir / "manifest.json").string(), manifest.dump() + "\n");
+    write_file_atomically((submission / "manifest.json").string(), manifest.dump() + "\n");
 
     std::string script = "#!/bin/sh\n# One array task: a slice of the points in manifest.json.\n";
-    script += fmt::format("exec '{}' sweep --worker '{}' --task \"$SLURM_ARRAY_TASK_ID\" --jobs {}\n",
-                          simulator, dir.string(), options.cpus_per_task);
-    write_file_atomically((dir / "job.sh").string(), script);
+    script += fmt::format("exec {} sweep --worker {} --task \"$SLURM_ARRAY_TASK_ID\" --jobs {}\n",
+                          shell_quoted(simulator), shell_quoted(submission.string()), options.cpus_per_task);
+    write_file_atomically((submission / "job.sh").string(), script);
 
     std::vector<std::string> args = {
         "sbatch",
@@ -130,12 +186,11 @@ std::string slurm_submit(const SlurmOptions& options, const std::vector<const De
         fmt::format("--array=0-{}{}", tasks - 1,
                     options.throttle ? fmt::format("%{}", options.throttle) : ""),
         fmt::format("--cpus-per-task={}", options.cpus_per_task),
-        "--output=" + (dir / "logs" / "%A_%a.out").string(),
+        "--output=" + sbatch_pattern_literal((dir / "logs").string()) + "/%A_%a.out",
         "--chdir=" + dir.string()};
     if (!options.partition.empty()) args.push_back("--partition=" + options.partition);
     if (!options.time_limit.empty()) args.push_back("--time=" + options.time_limit);
-    if (options.wait) args.push_back("--wait");
-    args.push_back((dir / "job.sh").string());
+    args.push_back((submission / "job.sh").string());
     const ChildOutcome run = slurm_command(args);
     const std::string id = run.output.substr(0, run.output.find_first_of(";\n"));
     if (id.empty() || id.find_first_not_of("0123456789") != std::string::npos) {
@@ -143,23 +198,26 @@ std::string slurm_submit(const SlurmOptions& options, const std::vector<const De
         throw std::runtime_error(fmt::format("sbatch did not accept the job (exit status {}){}", run.status,
                                              why.empty() ? "" : ": " + why));
     }
-    // Accepted: its warnings, and with --wait what it says of the job's end, are the user's to read.
+    // Accepted: its warnings are the user's to read.
     std::fwrite(run.errors.data(), 1, run.errors.size(), stderr);
-    // With --wait, sbatch's status is the job's; failed points are results like any other.
+    guard.keep = true;
+    // Written at once, not after a wait: a second submission while this job runs is then refused.
     write_file_atomically((dir / "job_id").string(), id + "\n");
     return id;
 }
 
-size_t slurm_worker(const std::string& dir, unsigned task, const std::string& simulator,
+size_t slurm_worker(const std::string& submission, unsigned task, const std::string& simulator,
                     const std::string& simulator_version, unsigned jobs,
                     const std::function<int(const std::vector<std::string>&)>& run_verb) {
-    const fs::path root = dir;
+    const fs::path manifest_path = fs::path(submission) / "manifest.json";
     nlohmann::json manifest;
+    fs::path results;
     try {
-        manifest = nlohmann::json::parse(read_text(root / "manifest.json"));
+        manifest = nlohmann::json::parse(read_text(manifest_path));
+        results = manifest.at("results").get<std::string>();
     } catch (const std::exception& e) {
         throw std::runtime_error(
-            fmt::format("{}: cannot read the manifest: {}", (root / "manifest.json").string(), e.what()));
+            fmt::format("{}: cannot read the manifest: {}", manifest_path.string(), e.what()));
     }
     const std::string wanted = manifest.at("simulator_version").get<std::string>();
     if (wanted != simulator_version)
@@ -172,7 +230,7 @@ size_t slurm_worker(const std::string& dir, unsigned task, const std::string& si
     for (size_t i = task; i < list.size(); i += tasks) {
         const std::string id = list[i].at("id").get<std::string>();
         std::error_code ec;
-        if (fs::exists(root / "results" / (id + ".json"), ec)) continue;
+        if (fs::exists(results / (id + ".json"), ec)) continue;
         DesignPoint p;
         p.id = id;
         p.program = list[i].at("program").get<std::string>();
@@ -193,8 +251,7 @@ size_t slurm_worker(const std::string& dir, unsigned task, const std::string& si
     options.show_progress = false;
     size_t failed = 0;
     run_points(order, options, [&](const DesignPoint& p, const PointResult& r) {
-        write_file_atomically((root / "results" / (p.id + ".json")).string(),
-                              result_json(p.id, r).dump() + "\n");
+        write_file_atomically((results / (p.id + ".json")).string(), result_json(p.id, r).dump() + "\n");
         failed += r.ok ? 0 : 1;
     });
     return failed;

@@ -86,10 +86,11 @@ SweepResults load_sweep_results(const ResultsStore& store, const std::vector<Des
     for (const auto& m : region_metrics())
         metrics += fmt::format(", r.\"{}\"", m);
     // One query whatever the number of points: the identities go in as one JSON array.
-    const QueryResult q = store.query("SELECT p.id AS point_id, p.status, p.error, r.name AS region" + metrics +
-                                          " FROM points p LEFT JOIN regions r ON r.point_id = p.id"
-                                          " WHERE p.id IN (SELECT value FROM json_each(?)) ORDER BY p.id, r.rowid",
-                                      {ids.dump()});
+    const QueryResult q =
+        store.query("SELECT p.id AS point_id, p.status, p.error, r.name AS region" + metrics +
+                        " FROM points p LEFT JOIN regions r ON r.point_id = p.id"
+                        " WHERE p.id IN (SELECT value FROM json_each(?)) ORDER BY p.id, r.rowid",
+                    {ids.dump()});
     std::map<std::string, size_t> col;
     for (size_t i = 0; i < q.columns.size(); ++i)
         col[q.columns[i]] = i;

@@ -122,6 +122,77 @@ def stored(db):
     return points, regions
 
 
+def wait_until(condition, seconds):
+    deadline = time.time() + seconds
+    while not condition() and time.time() < deadline:
+        time.sleep(0.2)
+    return condition()
+
+
+def job_listed(job, env):
+    r = subprocess.run(["squeue", "-h", "-j", job, "-o", "%i"], capture_output=True, text=True, env=env, timeout=30)
+    return r.returncode == 0 and r.stdout.strip() != ""
+
+
+def interrupted_wait(sim, work, program, env):
+    """--wait interrupted leaves its job, which a second command may not duplicate nor change; a Slurm folder
+    whose name holds a quote and a percent sign works."""
+    spec = os.path.join(work, "held.yaml")
+    with open(spec, "w") as f:
+        f.write(f"name: held\nprogram: {program}\ngrid:\n  tcdm.size: [64KiB, 128KiB]\n"
+                f"zip:\n  cluster.cores: [2, 4]\n  fpu.count: [2, 4]\n")
+    db, folder = os.path.join(work, "held.db"), os.path.join(work, "it's 100%")
+    base = [sim, "sweep", spec, "--db", db, "--no-plots", "-q", "--backend", "slurm", "--slurm-dir", folder]
+    # A partition that is down queues jobs and starts none: the job stays pending as long as the test needs.
+    scontrol = ["scontrol", "update", "PartitionName=debug"]
+    subprocess.run(scontrol + ["State=DOWN"], check=True, env=env, timeout=30)
+    try:
+        waiting = subprocess.Popen(base + ["--wait"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                   env=env)
+        job_file = os.path.join(folder, "job_id")
+        known = wait_until(lambda: os.path.exists(job_file), 60)
+        job = open(job_file).read().strip() if known else ""
+        check(known and waiting.poll() is None,
+              f"--wait writes the job's id as it submits, before the job ends (job {job!r})")
+        waiting.send_signal(signal.SIGINT)
+        waiting.communicate(timeout=60)
+        check(job and job_listed(job, env), f"interrupting --wait leaves job {job} queued")
+        r = subprocess.run(base, capture_output=True, text=True, timeout=300, env=env)
+        check(r.returncode == 2 and f"Slurm job {job} of this sweep is still queued or running" in r.stderr,
+              f"a second submission while it is queued is refused ({r.stderr.strip()!r})")
+        with open(spec, "a") as f:
+            f.write("set:\n  l2.latency: 20\n")
+        r = subprocess.run(base + ["--partition", "nosuch"], capture_output=True, text=True, timeout=300, env=env)
+        submissions = os.listdir(os.path.join(folder, "submissions"))
+        check(r.returncode == 2 and len(submissions) == 1,
+              f"so is one of an edited sweep file, which leaves the queued job's submission alone ({submissions})")
+    finally:
+        subprocess.run(scontrol + ["State=UP"], check=True, env=env, timeout=30)
+    check(wait_until(lambda: not job_listed(job, env), 120), f"job {job} runs once the partition is up")
+    with open(spec, "w") as f:
+        f.write(f"name: held\nprogram: {program}\ngrid:\n  tcdm.size: [64KiB, 128KiB]\n"
+                f"zip:\n  cluster.cores: [2, 4]\n  fpu.count: [2, 4]\n")
+    r = subprocess.run(base + ["--collect"], capture_output=True, text=True, timeout=300, env=env)
+    logs = os.listdir(os.path.join(folder, "logs")) if os.path.isdir(os.path.join(folder, "logs")) else []
+    check(r.returncode == 0 and "collected 4 results" in r.stderr and len(stored(db)[0]) == 4 and logs,
+          f"--collect then stores its 4 points, run from a folder named with ' and %, logged there "
+          f"({r.stderr.strip()!r}, {len(logs)} logs)")
+
+
+def retry_uncollected(sim, work, spec, env):
+    """--retry-failed submits the failed points again when the job before left its results uncollected."""
+    db, folder = os.path.join(work, "retry.db"), os.path.join(work, "retry")
+    base = [sim, "sweep", spec, "--db", db, "--no-plots", "-q", "--backend", "slurm", "--slurm-dir", folder]
+    subprocess.run(base, capture_output=True, text=True, timeout=300, env=env)
+    job_file = os.path.join(folder, "job_id")
+    job = open(job_file).read().strip() if os.path.exists(job_file) else ""
+    check(job and wait_until(lambda: not job_listed(job, env), 120), f"the sweep's job {job} ends uncollected")
+    r = subprocess.run(base + ["--retry-failed", "--wait"], capture_output=True, text=True, timeout=300, env=env)
+    check("collected 8 results" in r.stderr and "submitting 4 to Slurm" in r.stderr and
+          "collected 4 results" in r.stderr,
+          f"--retry-failed collects the 8 results, then submits the 4 failed points again ({r.stderr.strip()!r})")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sim", required=True)
@@ -203,9 +274,18 @@ zip:
               f"resubmitting a complete sweep submits nothing ({r.stderr.strip()!r})")
         logs = os.listdir(os.path.join(slurm_dir, "logs"))
         check(len(logs) == 3, f"the array had the 3 tasks --max-tasks asked for ({len(logs)} logs)")
+        interrupted_wait(args.sim, work, good, env)
+        retry_uncollected(args.sim, work, spec, env)
     finally:
         stop(procs)
     check(all(p.poll() is not None for p in procs), "the daemons the test started are stopped")
+    # squeue without a controller cannot tell whether the folder's last job still runs: that is no "ended".
+    r = subprocess.run([args.sim, "sweep", spec, "--db", os.path.join(work, "down.db"), "--no-plots", "-q",
+                        "--backend", "slurm", "--slurm-dir", os.path.join(work, "shared")],
+                       capture_output=True, text=True, timeout=300, env=env)
+    err = r.stderr.strip().splitlines()
+    check(r.returncode == 2 and err and "squeue cannot say whether Slurm job" in err[-1],
+          f"with the controller down, submitting is refused in one line ({r.stderr.strip()[-300:]!r})")
     return check.exit_status()
 
 
