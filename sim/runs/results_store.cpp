@@ -138,8 +138,10 @@ bool read_as_immutable(const std::string& path) {
            !log_holds_changes;
 }
 
-// The URI of a file for sqlite3_open_v2: '?', '#' and '%' in the path are escaped.
-std::string immutable_uri(const std::string& path) {
+// The URI of a file for sqlite3_open_v2: '?', '#' and '%' in the path are escaped. Every database is opened
+// by URI, so that a path SQLite would otherwise take for something else (":memory:", "file:x.db?mode=memory")
+// names a file like any other.
+std::string file_uri(const std::string& path, bool immutable) {
     std::string uri = "file:";
     for (const char c : std::filesystem::absolute(path).string()) {
         if (c == '?' || c == '#' || c == '%')
@@ -147,7 +149,7 @@ std::string immutable_uri(const std::string& path) {
         else
             uri += c;
     }
-    return uri + "?immutable=1";
+    return immutable ? uri + "?immutable=1" : uri;
 }
 
 } // namespace
@@ -169,7 +171,7 @@ std::string to_text(const Value& v) {
 }
 
 ResultsStore::ResultsStore(const std::string& path) : path_(path) {
-    open(SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, [this] {
+    open(SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, false, [this] {
         // WAL: readers (plots, queries) never block the sweep that writes.
         exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;");
         create_schema();
@@ -177,16 +179,16 @@ ResultsStore::ResultsStore(const std::string& path) : path_(path) {
 }
 
 ResultsStore::ResultsStore(const std::string& path, const ReadOnly& reading) : path_(path) {
-    open(SQLITE_OPEN_READONLY | (read_as_immutable(path) ? SQLITE_OPEN_URI : 0), [&] {
+    open(SQLITE_OPEN_READONLY, read_as_immutable(path), [&] {
         if (query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", {reading.table})
                 .rows.empty())
             throw std::runtime_error(fmt::format("{}: holds no {} yet", path_, reading.holding));
     });
 }
 
-void ResultsStore::open(int flags, const std::function<void()>& then) {
-    const std::string name = flags & SQLITE_OPEN_URI ? immutable_uri(path_) : path_;
-    if (sqlite3_open_v2(name.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
+void ResultsStore::open(int flags, bool immutable, const std::function<void()>& then) {
+    const std::string name = file_uri(path_, immutable);
+    if (sqlite3_open_v2(name.c_str(), &db_, flags | SQLITE_OPEN_URI, nullptr) != SQLITE_OK) {
         const std::string why = db_ ? sqlite3_errmsg(db_) : "out of memory";
         sqlite3_close(db_);
         db_ = nullptr;

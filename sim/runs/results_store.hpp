@@ -77,9 +77,9 @@ class ResultsStore {
     QueryResult query(const std::string& sql, const std::vector<Value>& binds = {}) const;
 
   private:
-    // Opens path_ with the sqlite3_open_v2 `flags`, checks its owner, then runs `then`; on any error the
-    // database is closed again and the error names the file.
-    void open(int flags, const std::function<void()>& then);
+    // Opens path_ with the sqlite3_open_v2 `flags` (as an immutable file if asked), checks its owner, then
+    // runs `then`; on any error the database is closed again and the error names the file.
+    void open(int flags, bool immutable, const std::function<void()>& then);
     void exec(const std::string& sql) const;
     // Throws for a SQLite file another program made: nothing of it may change.
     void check_owner() const;

@@ -471,6 +471,18 @@ regions: matmul
     check(open(out).read() == r_csv.stdout, "--export --output writes the same file")
 
 
+def database_names_are_files(sim, work, kernels):
+    """--db names a file, whatever SQLite would make of the name: no result goes to a database in memory."""
+    program = os.path.join(kernels, "matmul_family_k1.elf")
+    spec = write(os.path.join(work, "names.yaml"), f"name: names\nprogram: {program}\ngrid:\n  tcdm.size: [64KiB]\n")
+    for name in (":memory:", "file:names.db?mode=memory"):
+        r = subprocess.run([sim, "sweep", spec, "--db", name, "--no-plots", "-q"], capture_output=True, text=True,
+                           timeout=300, cwd=work)
+        path = os.path.join(work, name)
+        check(r.returncode == 0 and os.path.isfile(path) and len(points_of(path)) == 1,
+              f"--db {name}: the point is stored in a file of that name ({r.stderr.strip()[-200:]!r})")
+
+
 def plots_from_db(sim, work, kernels):
     """Plots come from the stored database alone (--no-run) and are real PNG and SVG files."""
     elf = os.path.join(kernels, "matmul_family.elf")
@@ -614,6 +626,7 @@ def main():
     refused_before_running(args.sim, args.workdir, args.kernels)
     regions_and_mixed_points(args.sim, args.workdir, args.kernels)
     resume_after_kill(args.sim, args.workdir, args.kernels)
+    database_names_are_files(args.sim, args.workdir, args.kernels)
     plots_from_db(args.sim, args.workdir, args.kernels)
     read_only_database(args.sim, args.workdir, args.kernels)
     return check.exit_status()
