@@ -371,10 +371,12 @@ int command_sweep(const std::vector<std::string>& args) {
     }
     if (!vm.count("quiet")) std::cout << runs::markdown_tables(spec, points, results);
     const bool plots_drawn = !draws || stored == 0 || draw_plots(spec, db, out_dir);
-    const std::string not_run =
-        stored < points.size()
-            ? fmt::format(", {} not run yet (run the sweep without --no-run)", points.size() - stored)
-            : std::string();
+    const std::string how = !run                 ? "run the sweep without --no-run"
+                            : backend == "slurm" ? "collect them with --collect once the Slurm job ends"
+                                                 : "run the sweep again";
+    const std::string not_run = stored < points.size()
+                                    ? fmt::format(", {} not run yet ({})", points.size() - stored, how)
+                                    : std::string();
     std::fprintf(stderr, "sweep %s: %zu of %zu points stored, %zu failed%s (%s)\n", spec.name.c_str(), stored,
                  points.size(), failed, not_run.c_str(), db.c_str());
     return plots_drawn ? status : kExitUsage;

@@ -243,14 +243,16 @@ SweepSpec load_sweep_spec(const std::string& path) {
 
     spec.name = std::filesystem::path(path).stem().string();
     if (root["name"]) spec.name = r.scalar(root["name"], "name");
-    if (spec.name.empty() ||
+    // The name is a folder's name too (plots, Slurm): "." and ".." would be the folder above or its own.
+    if (spec.name.empty() || spec.name.find_first_not_of(".") == std::string::npos ||
         spec.name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") !=
             std::string::npos)
         r.fail_at(root["name"] ? root["name"] : root,
                   root["name"]
-                      ? fmt::format("name '{}' must be letters, digits, '.', '_' or '-'", shown(spec.name))
+                      ? fmt::format("name '{}' must be letters, digits, '.', '_' or '-', not dots alone",
+                                    shown(spec.name))
                       : fmt::format("the sweep's name '{}', taken from the file's name, must be letters, "
-                                    "digits, '.', '_' or '-' (give one with name:)",
+                                    "digits, '.', '_' or '-', not dots alone (give one with name:)",
                                     shown(spec.name)));
 
     // Programs: existing RISC-V ELF files. A list makes `program` an axis.

@@ -183,7 +183,9 @@ def retry_uncollected(sim, work, spec, env):
     """--retry-failed submits the failed points again when the job before left its results uncollected."""
     db, folder = os.path.join(work, "retry.db"), os.path.join(work, "retry")
     base = [sim, "sweep", spec, "--db", db, "--no-plots", "-q", "--backend", "slurm", "--slurm-dir", folder]
-    subprocess.run(base, capture_output=True, text=True, timeout=300, env=env)
+    r = subprocess.run(base, capture_output=True, text=True, timeout=300, env=env)
+    check(r.returncode == 1 and "8 not run yet (collect them with --collect once the Slurm job ends)" in r.stderr,
+          f"a submission without --wait ends saying how its points will be stored ({r.stderr.strip()[-200:]!r})")
     job_file = os.path.join(folder, "job_id")
     job = open(job_file).read().strip() if os.path.exists(job_file) else ""
     check(job and wait_until(lambda: not job_listed(job, env), 120), f"the sweep's job {job} ends uncollected")

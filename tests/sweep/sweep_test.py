@@ -100,6 +100,8 @@ def bad_specs(sim, work, kernels):
         ("exclude-key", f"program: {elf}\ngrid:\n  tcdm.size: [64KiB]\nexclude:\n  - {{l2.size: 1MiB}}\n", 5,
          "l2.size"),
         ("platform", f"program: {elf}\nplatform: /nonexistent/p.yaml\n", 2, "platform"),
+        # The name is also a folder's (plots, Slurm): ".." would put them in the folder above.
+        ("name-dots", f"name: '..'\nprogram: {elf}\n", 1, "'..'"),
         # Exclude values are values the sweep takes (a typo or a dropped value would exclude nothing), each
         # entry matches a point, and some point is left.
         ("exclude-typo", f"program: {elf}\ngrid:\n  tcdm.size: [64KiB, 128KiB]\nexclude:\n  - {{tcdm.size: 128KB}}\n",
