@@ -622,14 +622,24 @@ SweepSpec load_sweep_spec(const std::string& path) {
                 if (plot.kind != "bars")
                     r.fail_at(b, "baseline: belongs to bars plots (speed-up over a point)");
                 if (!b.IsMap()) r.fail_at(b, "baseline expects `{key: value, ...}`");
-                for (const auto& entry : b)
-                    plot.baseline[check_axis(entry.first, "plot baseline")] =
-                        r.scalar(entry.second, "plot baseline value");
+                for (const auto& entry : b) {
+                    const std::string key = check_axis(entry.first, "plot baseline");
+                    if (plot.baseline.count(key))
+                        r.fail_at(entry.first, fmt::format("baseline: key '{}' given twice", key));
+                    plot.baseline[key] = r.scalar(entry.second, "plot baseline value");
+                }
             }
             plot.file = p["file"] ? r.scalar(p["file"], "plot file")
                                   : fmt::format("{}-{}{}", spec.name, plot.kind, spec.plots.size() + 1);
             if (plot.file.find('/') != std::string::npos || plot.file.empty())
                 r.fail_at(p["file"], "plot file expects a file name without a folder (plots go to --out)");
+            // Checked here, not when the plot is drawn after every point ran: a name the filesystem refuses
+            // (NUL, longer than a name may be with its ".png" and the ".tmp" of its temporary).
+            if (plot.file.find('\0') != std::string::npos || plot.file.size() + 8 > 255)
+                r.fail_at(p["file"],
+                          fmt::format("plot file '{}': not a usable file name (no NUL, at most 247 bytes, "
+                                      "which leaves room for .tmp.png)",
+                                      shown(plot.file.substr(0, 40)) + (plot.file.size() > 40 ? "..." : "")));
             if (!files.insert(plot.file).second) r.fail_at(p, fmt::format("two plots write '{}'", plot.file));
             if (p["title"]) plot.title = r.scalar(p["title"], "plot title");
             plot.line = line_of(p);

@@ -100,6 +100,10 @@ def bad_specs(sim, work, kernels):
         ("exclude-key", f"program: {elf}\ngrid:\n  tcdm.size: [64KiB]\nexclude:\n  - {{l2.size: 1MiB}}\n", 5,
          "l2.size"),
         ("platform", f"program: {elf}\nplatform: /nonexistent/p.yaml\n", 2, "platform"),
+        ("plot-file-long", f"program: {elf}\ngrid:\n  tcdm.size: [64KiB, 128KiB]\nplots:\n  - kind: line\n"
+         f"    x: tcdm.size\n    file: {'x' * 300}\n", 7, "plot file"),
+        ("baseline-twice", f"program: {elf}\ngrid:\n  tcdm.size: [64KiB, 128KiB]\nplots:\n  - kind: bars\n"
+         f"    x: tcdm.size\n    baseline: {{tcdm.size: 64KiB, tcdm.size: 128KiB}}\n", 7, "given twice"),
         # The name is also a folder's (plots, Slurm): ".." would put them in the folder above.
         ("name-dots", f"name: '..'\nprogram: {elf}\n", 1, "'..'"),
         # Exclude values are values the sweep takes (a typo or a dropped value would exclude nothing), each
