@@ -531,8 +531,8 @@ int command_autotune(const std::vector<std::string>& args) {
                     reference_kernel = reference;
                 }
         std::cout << fmt::format(
-            "{} {} {}: {} ({} MACs) on {}, {} cores, {}: {} measured, speed-up over {}\n", layer, c.step,
-            shape, c.what, c.macs, config.platform.name, config.cluster.cores,
+            "{} {} {}: {} ({} MACs) on {}, {}, {}: {} measured, speed-up over {}\n", layer, c.step, shape,
+            c.what, c.macs, config.platform.name, counted(config.cluster.cores, "core"),
             c.tiled ? fmt::format("tiled through {} bytes of TCDM", tiled_free) : std::string("in the TCDM"),
             measured.size(), reference_kernel.empty() ? "-" : reference_kernel);
         std::cout << fmt::format("{:>4}  {:<14} {:<18} {:>10} {:>8} {:>9}  {}\n", "rank", "tile", "kernel",

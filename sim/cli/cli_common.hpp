@@ -35,6 +35,10 @@ struct UsageError : std::runtime_error {
 
 // A non-negative integer (decimal or 0x-hex, '_' and '\'' allowed as separators); UsageError otherwise.
 uint64_t parse_number(const std::string& option, const std::string& text, uint64_t max = UINT64_MAX);
+// "1 core", "8 cores": a count and its noun, which takes an "s" unless the count is 1.
+inline std::string counted(uint64_t n, const std::string& noun) {
+    return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+}
 
 // A verb's command line, parsed as po::command_line_parser would (`positional` may be null). A negative
 // value for an option of unsigned type is a po::error: Boost would wrap "-1" to a huge count.

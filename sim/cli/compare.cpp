@@ -182,8 +182,8 @@ int command_compare(const std::vector<std::string>& args) {
         }
     }
 
-    std::cout << fmt::format("{} {} {}: {} ({} MACs) on {}, {} cores\n", layer, step, shape, measure.what,
-                             macs, config.platform.name, config.cluster.cores);
+    std::cout << fmt::format("{} {} {}: {} ({} MACs) on {}, {}\n", layer, step, shape, measure.what, macs,
+                             config.platform.name, counted(config.cluster.cores, "core"));
     std::cout << fmt::format("{:<18} {:>10} {:>8} {:>9}\n", "variant", "cycles", "MAC/cyc", "speed-up");
     for (const runs::VariantResult& r : results)
         std::cout << fmt::format("{:<18} {:>10} {:>8.3f} {:>9.2f}\n", r.name, r.cycles,

@@ -317,8 +317,9 @@ int command_sweep(const std::vector<std::string>& args) {
                              spec.name.c_str(), pending.size(), slurm.dir.c_str());
             }
         } else if (!pending.empty()) {
-            std::fprintf(stderr, "sweep %s: %zu points, %zu already stored, running %zu on %u jobs\n",
-                         spec.name.c_str(), points.size(), cached, pending.size(), jobs);
+            std::fprintf(stderr, "sweep %s: %s, %zu already stored, running %zu on %s\n", spec.name.c_str(),
+                         counted(points.size(), "point").c_str(), cached, pending.size(),
+                         counted(jobs, "job").c_str());
             runs::RunnerOptions options;
             options.simulator = simulator;
             options.run_verb = point_run_verb();
@@ -377,8 +378,8 @@ int command_sweep(const std::vector<std::string>& args) {
     const std::string not_run = stored < points.size()
                                     ? fmt::format(", {} not run yet ({})", points.size() - stored, how)
                                     : std::string();
-    std::fprintf(stderr, "sweep %s: %zu of %zu points stored, %zu failed%s (%s)\n", spec.name.c_str(), stored,
-                 points.size(), failed, not_run.c_str(), db.c_str());
+    std::fprintf(stderr, "sweep %s: %zu of %s stored, %zu failed%s (%s)\n", spec.name.c_str(), stored,
+                 counted(points.size(), "point").c_str(), failed, not_run.c_str(), db.c_str());
     return plots_drawn ? status : kExitUsage;
 }
 
