@@ -147,9 +147,10 @@ int command_sweep(const std::vector<std::string>& args) {
     if (vm.count("help")) {
         std::cout
             << desc
-            << "\nexit status: 0 every point succeeded; 1 some failed (stored with their error) or, with\n"
-               "--no-run, are not stored yet; 2 bad input; 130 interrupted (what finished is stored: run\n"
-               "again to resume).\n";
+            << "\nexit status: 0 every point succeeded; 1 some failed (stored with their error) or are\n"
+               "not stored yet (--no-run, a Slurm job not collected); 2 bad input; 130 interrupted (what\n"
+               "finished is stored: run again to resume). --export: 0 once written; its rows give each\n"
+               "point's status.\n";
         return 0;
     }
     const std::string simulator = self_executable();
