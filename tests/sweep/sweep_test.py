@@ -479,11 +479,11 @@ regions: matmul
 
 def database_names_are_files(sim, work, kernels):
     """--db names a file, whatever SQLite would make of the name: no result goes to a database in memory."""
-    program = os.path.join(kernels, "matmul_family_k1.elf")
+    program = os.path.abspath(os.path.join(kernels, "matmul_family_k1.elf"))  # the sweep runs in `work`
     spec = write(os.path.join(work, "names.yaml"), f"name: names\nprogram: {program}\ngrid:\n  tcdm.size: [64KiB]\n")
     for name in (":memory:", "file:names.db?mode=memory"):
-        r = subprocess.run([sim, "sweep", spec, "--db", name, "--no-plots", "-q"], capture_output=True, text=True,
-                           timeout=300, cwd=work)
+        r = subprocess.run([os.path.abspath(sim), "sweep", spec, "--db", name, "--no-plots", "-q"],
+                           capture_output=True, text=True, timeout=300, cwd=work)
         path = os.path.join(work, name)
         check(r.returncode == 0 and os.path.isfile(path) and len(points_of(path)) == 1,
               f"--db {name}: the point is stored in a file of that name ({r.stderr.strip()[-200:]!r})")
