@@ -1,6 +1,7 @@
 #include "runs/slurm_backend.hpp"
 
 #include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -9,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 #include <unistd.h>
 
 #include "cluster/report.hpp"
@@ -120,9 +122,12 @@ std::string slurm_active_job(const SlurmOptions& options) {
 }
 
 void slurm_wait(const SlurmOptions& options, const std::string& job) {
-    // squeue lists an array job while any of its tasks is pending, running or completing.
-    for (unsigned pause = 1; slurm_active_job(options) == job; pause = std::min(pause * 2, 10u))
-        sleep(pause);
+    // squeue lists an array job while any of its tasks is pending, running or completing. A short job is
+    // seen to end soon; a long one costs the controller a query every 10 s.
+    using std::chrono::milliseconds;
+    for (milliseconds pause{250}; slurm_active_job(options) == job;
+         pause = std::min(pause * 2, milliseconds{10000}))
+        std::this_thread::sleep_for(pause);
 }
 
 std::string slurm_submit(const SlurmOptions& options, const std::vector<const DesignPoint*>& pending,
