@@ -75,6 +75,16 @@ void warn_if_macs_impossible(const pulpsim::RunView& view) {
                 view.harts.size() == 1 ? "" : "s", kMostMacsPerInstruction);
 }
 
+// The exit closes the regions a program left open, so that they still count; a missing region_end() then
+// moves the region's end to the exit, with whatever ran after the kernel.
+void warn_if_regions_left_open(const pulpsim::RunView& view) {
+    for (const auto& r : view.host->regions())
+        if (r.closed_at_exit > 0)
+            spdlog::warn("region '{}' was still open when the program exited: it counts up to the exit (a "
+                         "region_end() missing?)",
+                         pulpsim::printable(r.name));
+}
+
 // SIGINT, SIGTERM and SIGHUP wait, blocked, while the models run, and are looked for between two slices of
 // the run: the trace can then end as it ends after an error, and no report is written. Signals the caller
 // set to be ignored stay ignored.
@@ -512,6 +522,7 @@ int command_run(const std::vector<std::string>& args) {
     if (activity) activity->finish(outcome.cycles);
     if (view_filter.filters()) warn_if_nothing_shown(view_filter, view, outcome.cycles, activity, profile);
     warn_if_macs_impossible(view);
+    warn_if_regions_left_open(view);
     if (activity) {
         if (vm.count("vcd")) {
             files.emplace_back(vcd_path, [&](std::ostream& os) { pulpsim::write_vcd(*activity, os); });

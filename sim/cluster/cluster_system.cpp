@@ -166,11 +166,15 @@ void ClusterMachine::place_program() {
                     "(raise it with --set tcdm.size=...)",
                     elf_.path(), lo, hi, kib(hi - tcdm_lo), kib(config_.tcdm.size)));
         }
+        // A program built for one core (the bare runtime) links where no cluster memory is: say so.
         if (!bus_.find_ram(s.vaddr, s.memsz))
-            throw std::runtime_error(
-                fmt::format("{}: segment [{:#010x}, {:#010x}) lies outside the modelled memory "
-                            "({})",
-                            elf_.path(), lo, hi, bus_.describe()));
+            throw std::runtime_error(fmt::format(
+                "{}: segment [{:#010x}, {:#010x}) lies outside the modelled memory ({}){}", elf_.path(), lo,
+                hi, bus_.describe(),
+                elf_.symbol("__cluster_max_cores") ? ""
+                                                   : "; the program has no cluster runtime (no symbol "
+                                                     "__cluster_max_cores): a program for one "
+                                                     "core runs with --bare"));
         bus_.write_bytes(s.vaddr, s.bytes.data(), static_cast<uint32_t>(s.bytes.size()));
     }
 }

@@ -145,7 +145,7 @@ void HostServices::region_begin(Hart& h, const std::string& name, uint64_t macs)
         regions_.push_back(std::move(rec));
     }
     // The host call itself is the region's first instruction; count from the cycle it issued.
-    OpenRegion r{index, h.hartid(), macs, {h.issue_, region_stats(h)}, {}, dma_waits(h)};
+    OpenRegion r{index, h.hartid(), macs, open_.empty(), {h.issue_, region_stats(h)}, {}, dma_waits(h)};
     if (dma_probe_) r.dma = dma_probe_(h.issue_);
     open_.push_back(std::move(r));
     for (RegionListener* listener : region_listeners_)
@@ -161,6 +161,7 @@ void HostServices::region_end(Hart& h) {
     const CoreStats now = region_stats(h);
     rec.instret += now.instret() - r.start.stats.instret();
     rec.macs += r.macs;
+    if (r.outermost) rec.outermost_macs += r.macs;
     for (size_t k = 0; k < rec.stalls.size(); ++k)
         rec.stalls[k] += now.stall_cycles[k] - r.start.stats.stall_cycles[k];
     if (dma_probe_) {
@@ -179,8 +180,10 @@ void HostServices::region_end(Hart& h) {
 }
 
 void HostServices::close_open_regions(Hart& h) {
-    while (!open_.empty())
+    while (!open_.empty()) {
+        ++regions_[open_.back().index].closed_at_exit;
         region_end(h);
+    }
 }
 
 void HostServices::watched_store(Hart& h, uint32_t addr, uint32_t value) {

@@ -36,6 +36,10 @@ struct RegionRecord {
     uint64_t cycles = 0;
     uint64_t instret = 0;
     uint64_t macs = 0;
+    // Of those, the MACs of runs no other region enclosed: a nested region's MACs are its enclosing one's
+    // too, and the run's total counts them once.
+    uint64_t outermost_macs = 0;
+    uint64_t closed_at_exit = 0; // runs still open when the program exited, which closed them
     std::array<uint64_t, static_cast<size_t>(StallKind::Count)> stalls{};
     // The DMA during the region (zero on platforms without one).
     DmaActivity dma;
@@ -87,6 +91,7 @@ class HostServices : public HostInterface {
         size_t index;
         uint32_t opener; // hart id of the core whose region_begin opened it
         uint64_t macs;
+        bool outermost; // no other region was open when it opened
         CounterSnapshot start;
         DmaActivity dma;
         std::vector<uint64_t> dma_wait; // per core

@@ -153,6 +153,27 @@ def deadlock_report(args, w, program):
     return 0 if ok else 1
 
 
+def nested_region_macs(args, w, elf):
+    """A region inside another declares MACs its enclosing region holds too: the run's total counts them once,
+    while each region's row keeps its own."""
+    report = os.path.join(w, "nested.json")
+    r = subprocess.run([args.sim, "run", "--bare", "-q", "--report-json", report, elf], capture_output=True,
+                       text=True, timeout=60)
+    problems = [] if r.returncode == 0 else [f"exit status {r.returncode}: {r.stderr!r}"]
+    if not problems:
+        j = json.load(open(report))
+        macs = {reg["name"]: reg["macs"] for reg in j["regions"]}
+        if macs != {"outer": 8, "inner": 2, "left_open": 2}:
+            problems.append(f"region MACs {macs}, expected outer 8, inner 2 (two runs of 1), left_open 2")
+        if j["macs"] != 10:
+            problems.append(f"the run's MACs are {j['macs']}, expected 10 (outer 8 + left_open 2; inner is in outer)")
+        elif abs(j["mac_per_cycle"] - 10 / j["cycles"]) > 1e-12:
+            problems.append(f"the run's MAC/cycle {j['mac_per_cycle']} is not 10 / {j['cycles']} cycles")
+    print(("FAIL" if problems else "ok  ") + " nested regions count their MACs once in the run's total" +
+          (": " + "; ".join(problems) if problems else ""))
+    return 1 if problems else 0
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sim", required=True)
@@ -296,6 +317,9 @@ def main():
         ("a region declaring more MACs than cores can do", ["run", "--bare", "-q", p("impossible_macs")], 0,
          r"^pulpsim: warning: region 'dot' declares 4294967295 MACs in \d+ cycles, more than 1 core can do at 4 "
          r"MACs per cycle each: its MAC/cycle is wrong"),
+        ("a region left open at the exit", ["run", "--bare", "-q", p("nested_regions")], 0,
+         r"^pulpsim: warning: region 'left_open' was still open when the program exited: it counts up to the exit "
+         r"\(a region_end\(\) missing\?\)$"),
         ("runaway", ["run", "--bare", "--max-cycles", "5000", p("runaway")], 4,
          r"did not finish within --max-cycles 5000"),
         # Scientific notation, as the help's default (1e10) and the sweep files write it: a whole number only.
@@ -409,6 +433,10 @@ def main():
         ("write to fd 9", ["run", "-q", "--bare", write_fd9], 3,
          rf"write_fd9\.elf: write host call to fd 9 \(pc {write_pc:#010x}\): only fd 1 \(stdout\) and 2"),
         # The runtime links stacks for __cluster_max_cores cores, 9 unless relinked (kernels/runtime/link_cluster.ld).
+        # The bare runtime links at L2's base but past the cluster's L2: the hint names the cause.
+        ("a program for one core on the cluster", ["run", "-q", os.path.join(args.kernels, "matmul_fp32.elf")], 2,
+         r"matmul_fp32\.elf: segment \[0x1c000000, 0x1c100000\) lies outside the modelled memory \(.*\); the program "
+         r"has no cluster runtime \(no symbol __cluster_max_cores\): a program for one core runs with --bare$"),
         ("a platform with more cores than the program", ["run", "--set", "cluster.cores=16", "--set", "fpu.count=16",
                                                          cluster_matmul], 2,
          r"matmul_fp32_parallel_rows\.elf: the program supports at most 9 cores; the platform has 16 \(cluster\.cores\)"),
@@ -445,6 +473,7 @@ def main():
     failed += bounded_inputs(args, w)
     failed += set_keys_in_help(args)
     failed += deadlock_report(args, w, p("cluster_deadlock"))
+    failed += nested_region_macs(args, w, p("nested_regions"))
     print(f"{len(cases) - failed} passed, {failed} failed")
     return 1 if failed else 0
 

@@ -85,6 +85,14 @@ def main():
     checks.append(("cores' TCDM contention includes the cycles lost to the DMA",
                    core_tcdm >= dma["stalled_cores_cycles"], (core_tcdm, dma["stalled_cores_cycles"])))
     checks.append(("every transfer completed", dma["transfers"] > 0, dma["transfers"]))
+    # The table's TCDM line splits the conflict cycles between the cores' ports and the DMA's.
+    table = subprocess.run([args.sim, "run", "--set", "icache.model=perfect", args.hammer], capture_output=True,
+                           text=True, timeout=600).stdout
+    line = re.search(r"^TCDM: \d+ accesses, (\d+) conflict cycles \([\d.]+%\): cores (\d+), DMA (\d+)$", table, re.M)
+    split = tuple(int(g) for g in line.groups()) if line else None
+    checks.append(("the TCDM line splits its conflict cycles: the cores' part is their tcdm_cont, the DMA's the rest",
+                   split is not None and split[1] == core_tcdm and split[1] + split[2] == split[0] ==
+                   rep["tcdm"]["conflicts"] and split[2] > 0, (split, core_tcdm, rep["tcdm"]["conflicts"])))
 
     # dma.arbitration decides who wins a bank both want in the same cycle.
     first, rep_first = run(args.sim, args.hammer, args.workdir, "dma_first", "dma.arbitration=dma-first")
