@@ -35,9 +35,9 @@ struct UsageError : std::runtime_error {
 
 // A non-negative integer (decimal or 0x-hex, '_' and '\'' allowed as separators); UsageError otherwise.
 uint64_t parse_number(const std::string& option, const std::string& text, uint64_t max = UINT64_MAX);
-// "1 core", "8 cores": a count and its noun, which takes an "s" unless the count is 1.
-inline std::string counted(uint64_t n, const std::string& noun) {
-    return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+// "1 core", "8 cores": a count and its noun, which takes an "s" (or is `plural`) unless the count is 1.
+inline std::string counted(uint64_t n, const std::string& noun, const std::string& plural = "") {
+    return std::to_string(n) + " " + (n == 1 ? noun : plural.empty() ? noun + "s" : plural);
 }
 
 // A verb's command line, parsed as po::command_line_parser would (`positional` may be null). A negative

@@ -1,5 +1,6 @@
 // pulpsim regress: run the entries of cycle baselines and fail when a region's cycles moved; write JUnit
 // and markdown reports, bless deliberate changes (--update), start baselines (--init), keep a history.
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <ctime>
@@ -142,7 +143,8 @@ std::string markdown(const std::string& suite, const std::vector<runs::RegressRo
         return t;
     };
     if (counts.size() > 1 || !counts.count("ok")) out += "Changed:\n\n" + table(true) + "\n";
-    out += "<details><summary>Unchanged regions</summary>\n\n" + table(false) + "\n</details>\n";
+    if (counts.count("ok"))
+        out += "<details><summary>Unchanged regions</summary>\n\n" + table(false) + "\n</details>\n";
     return out;
 }
 
@@ -373,6 +375,13 @@ int command_regress(const std::vector<std::string>& args) {
         inputs.emplace_back(fmt::format("the platform of entry {}", e.name), e.platform_file);
     }
     check_outputs_apart(outputs, inputs);
+    // A baseline holds choices of its own (tolerances, comments, entries left out): --init never replaces
+    // one.
+    std::error_code exists_error;
+    if (init_mode && fs::symlink_status(init_out, exists_error).type() != fs::file_type::not_found)
+        throw UsageError(fmt::format("--init: {} exists: --init starts a baseline; bring one up to date with "
+                                     "`pulpsim regress {} --update`",
+                                     init_out, init_out));
     // The history is opened (its folder made, as for a sweep's database) before the entries run, so that
     // one it cannot open is an error at once.
     std::optional<runs::ResultsStore> history_store;
@@ -419,7 +428,8 @@ int command_regress(const std::vector<std::string>& args) {
             if (!results.at(e.name).ok)
                 throw UsageError(fmt::format("--init: {}: {}", e.program, results.at(e.name).error));
         write_file_atomically(init_out, runs::initial_baseline(file.entries, results, platform_file));
-        std::fprintf(stderr, "regress: wrote %s (%zu entries)\n", init_out.c_str(), file.entries.size());
+        std::fprintf(stderr, "regress: wrote %s (%s)\n", init_out.c_str(),
+                     counted(file.entries.size(), "entry", "entries").c_str());
         return 0;
     }
 
@@ -431,10 +441,14 @@ int command_regress(const std::vector<std::string>& args) {
     for (const auto& r : rows)
         failures += failing(r.verdict, allow_faster) ? 1 : 0;
 
-    std::cout << fmt::format("{:<28} {:<20} {:>12} {:>12} {:>10} {:>9}  {}\n", "entry", "region", "baseline",
-                             "now", "delta", "delta%", "verdict");
+    const auto shown = [&](const runs::RegressRow& r) {
+        return !vm.count("quiet") || r.verdict != runs::Verdict::Ok;
+    };
+    if (std::any_of(rows.begin(), rows.end(), shown))
+        std::cout << fmt::format("{:<28} {:<20} {:>12} {:>12} {:>10} {:>9}  {}\n", "entry", "region",
+                                 "baseline", "now", "delta", "delta%", "verdict");
     for (const auto& r : rows) {
-        if (vm.count("quiet") && r.verdict == runs::Verdict::Ok) continue;
+        if (!shown(r)) continue;
         // Names and messages come from the programs and the file: shown escaped, never as terminal codes.
         std::cout << fmt::format("{:<28} {:<20} {:>12} {:>12} {:>10} {:>9}  {}{}\n", printable(r.entry),
                                  printable(r.region), r.baseline ? std::to_string(r.baseline) : "",
@@ -442,9 +456,8 @@ int command_regress(const std::vector<std::string>& args) {
                                  runs::to_string(r.verdict),
                                  r.message.empty() ? "" : ": " + printable(r.message));
     }
-    std::cout << fmt::format("{}: {} region{} of {} entr{}, {} failing\n", file.path, rows.size(),
-                             rows.size() == 1 ? "" : "s", file.entries.size(),
-                             file.entries.size() == 1 ? "y" : "ies", failures);
+    std::cout << fmt::format("{}: {} of {}, {} failing\n", file.path, counted(rows.size(), "region"),
+                             counted(file.entries.size(), "entry", "entries"), failures);
     if (!junit_path.empty()) write_file_atomically(junit_path, junit(file.path, rows, allow_faster));
     if (!markdown_path.empty()) write_file_atomically(markdown_path, markdown(file.path, rows, allow_faster));
     if (history_store) append_history(*history_store, file.path, version, rows, failures);

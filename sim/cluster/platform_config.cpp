@@ -619,7 +619,11 @@ void apply_overrides(PlatformConfig& config, const std::vector<std::string>& ass
     PlatformConfig next = config;
     std::vector<std::string> given;
     for (const auto& assignment : assignments) {
-        given.push_back(apply_one(next, assignment));
+        const std::string key = apply_one(next, assignment);
+        // As in a platform file, a key given twice is an error: the later value would win without a word.
+        if (std::find(given.begin(), given.end(), key) != given.end())
+            fail(fmt::format("--set {}: given twice: give it once", key));
+        given.push_back(key);
         // As in a platform file: one setting may not be given two ways at once (the later would win).
         const std::string& other = find_key(given.back())->exclusive_with;
         if (!other.empty() && std::find(given.begin(), given.end(), other) != given.end())

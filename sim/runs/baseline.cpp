@@ -483,8 +483,14 @@ std::string initial_baseline(const std::vector<BaselineEntry>& entries,
                 out += fmt::format("      {}: {}\n", o.substr(0, eq), o.substr(eq + 1));
             }
         }
+        const auto regions = report_regions(results.at(e.name));
+        // load_baseline refuses an entry that checks nothing: never write one.
+        if (regions.empty())
+            throw std::invalid_argument(fmt::format(
+                "--init: {}: the program ran no perf region (region_begin/region_end): an entry needs one",
+                e.program));
         out += "    regions:\n";
-        for (const auto& [name, f] : report_regions(results.at(e.name)))
+        for (const auto& [name, f] : regions)
             out += region_line("      ", name, f);
     }
     return out;

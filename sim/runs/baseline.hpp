@@ -89,7 +89,8 @@ std::vector<RegressRow> compare_entry(const BaselineEntry& entry, const PointRes
 
 std::string updated_baseline(const BaselineFile& file, const std::map<std::string, PointResult>& results);
 
-// A new baseline file for the given entries' results (pulpsim regress --init).
+// A new baseline file for the given entries' results (pulpsim regress --init). Throws std::invalid_argument
+// naming the program when an entry ran no perf region.
 std::string initial_baseline(const std::vector<BaselineEntry>& entries,
                              const std::map<std::string, PointResult>& results,
                              const std::string& platform_file);

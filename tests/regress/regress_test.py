@@ -66,6 +66,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sim", required=True)
     ap.add_argument("--kernels", required=True)
+    ap.add_argument("--regionless", required=True, help="a cluster program that runs no perf region")
     ap.add_argument("--workdir", required=True)
     args = ap.parse_args()
     fresh_dir(args.workdir)
@@ -90,6 +91,9 @@ def main():
     check(r.returncode == 0 and "0 failing" in r.stdout, "the unchanged kernel passes its baseline")
     passing = re.search(r"(\d+) regions of 2 entries, 0 failing", r.stdout)
     region_count = int(passing.group(1)) if passing else -1
+    r = regress(base, "-q")
+    check(r.returncode == 0 and passing and r.stdout == f"{base}: {passing.group(0)}\n",
+          f"-q with every region ok: the summary line alone ({r.stdout!r})")
     baseline_cycles = int(re.search(r"matmul: \{cycles: (\d+)", text).group(1))
 
     # One more instruction in the inner loop: slower, exit 1, the row names entry, region and numbers.
@@ -246,8 +250,11 @@ def main():
 
     # Cycle limits: --max-cycles, and max_cycles: in the file (per file and per entry); the option wins.
     limit = baseline_cycles // 2
-    r = regress(base, "--max-cycles", str(limit), "--junit", junit)
+    r = regress(base, "--max-cycles", str(limit), "--junit", junit, "--markdown", md)
     rows = [line for line in r.stdout.splitlines() if line.startswith(("mm ", "fp16 "))]
+    summary = open(md).read()
+    check("Changed:" in summary and "Unchanged regions" not in summary,
+          f"markdown with every region failed: no empty table of unchanged regions ({summary!r})")
     suite = ET.parse(junit).getroot().find("testsuite")
     # Every region of a failed entry is a failed row, so the reports count the regions a passing run counts.
     check(r.returncode == 1 and len(rows) == region_count > 2 and all(f"--max-cycles {limit}" in line for line in rows)
@@ -323,6 +330,21 @@ def main():
         r = regress(*argv)
         err = r.stderr.strip().splitlines()
         check(r.returncode == 2 and len(err) == 1 and word in err[0], f"regress {' '.join(argv[1:])}: refused ({err})")
+
+    # An entry without regions checks nothing, and a baseline file refuses it: --init does not write one.
+    regionless = os.path.join(w, "regionless.yaml")
+    r = regress("--init", regionless, prog, args.regionless)
+    err = r.stderr.strip().splitlines()
+    check(r.returncode == 2 and len(err) == 1 and os.path.basename(args.regionless) in err[0] and
+          "ran no perf region" in err[0] and not os.path.exists(regionless),
+          f"--init of a program without perf regions: one line naming it, no file written ({err})")
+
+    # --init does not replace a baseline, which holds choices of its own.
+    before = open(base).read()
+    r = regress("--init", base, prog)
+    err = r.stderr.strip().splitlines()
+    check(r.returncode == 2 and len(err) == 1 and "exists" in err[0] and "--update" in err[0] and
+          open(base).read() == before, f"--init over an existing baseline: refused, the file unchanged ({err})")
 
     # Bad baseline files: one line naming file, line and key; exit 2.
     for name, body, line, word in [

@@ -335,6 +335,11 @@ TEST(PlatformConfig, KeyGivenTwiceIsAnError) {
     EXPECT_HAS(e, "pulpsim_platform_twice.yaml:4: key 'tcdm.size' given twice (first on line 2)");
     e = load_error("section_twice", "tcdm:\n  size: 64KiB\nfpu:\n  count: 8\ntcdm:\n  banks: 16\n");
     EXPECT_HAS(e, ".yaml:5: section 'tcdm' given twice (first on line 1)");
+    // The same for --set: the later value would otherwise win without a word.
+    PlatformConfig c;
+    EXPECT_HAS(error_of([&] { apply_overrides(c, {"tcdm.size=64KiB", "fpu.count=4", "tcdm.size=32KiB"}); }),
+               "--set tcdm.size: given twice: give it once");
+    EXPECT_EQ(c.tcdm.size, PlatformConfig{}.tcdm.size);
 }
 
 TEST(PlatformConfig, MissingFileIsNamed) {
