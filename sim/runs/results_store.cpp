@@ -179,11 +179,18 @@ ResultsStore::ResultsStore(const std::string& path) : path_(path) {
 }
 
 ResultsStore::ResultsStore(const std::string& path, const ReadOnly& reading) : path_(path) {
-    open(SQLITE_OPEN_READONLY, read_as_immutable(path), [&] {
-        if (query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", {reading.table})
-                .rows.empty())
-            throw std::runtime_error(fmt::format("{}: holds no {} yet", path_, reading.holding));
-    });
+    // A WAL database is read through a log and a shared-memory file next to it, which only a connection
+    // that may write removes when it is the last to close: a reader that may write opens it so (and writes
+    // nothing), or every export and trend would leave the two files behind.
+    const std::filesystem::path file(path);
+    const std::string folder = file.has_parent_path() ? file.parent_path().string() : ".";
+    const bool may_write = access(path.c_str(), W_OK) == 0 && access(folder.c_str(), W_OK | X_OK) == 0;
+    open(may_write ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY, !may_write && read_as_immutable(path),
+         [&] {
+             if (query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", {reading.table})
+                     .rows.empty())
+                 throw std::runtime_error(fmt::format("{}: holds no {} yet", path_, reading.holding));
+         });
 }
 
 void ResultsStore::open(int flags, bool immutable, const std::function<void()>& then) {

@@ -285,6 +285,8 @@ def main():
     check(r.returncode == 0 and len(lines) == 2 and int(lines[0].split()[-1]) == baseline_cycles
           and int(lines[1].split()[-1]) > baseline_cycles, f"--trend lists the region's cycles per recorded run ({lines})")
     check(os.path.exists(png) and open(png, "rb").read(4) == b"\x89PNG", "--trend --plot draws the trend")
+    left = [f for f in os.listdir(w) if f.startswith("history.db-")]
+    check(not left, f"--trend, which only reads, leaves no SQLite log or shared-memory file behind ({left})")
     for plot, word in [(os.path.join(w, "trend.bmp"), "must end in .png, .svg or .pdf"),
                        (os.path.join(w, "nodir", "trend.png"), "no folder")]:
         r = regress("--trend", "--history", hist, "--plot", plot)
