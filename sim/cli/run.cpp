@@ -431,6 +431,10 @@ int command_run(const std::vector<std::string>& args) {
         interrupted = run_in_slices(slice, interrupts);
         interrupted_at = bare_system->machine().hart().cycle();
         outcome = bare_system->outcome();
+        // A cluster program stops at its first access to the cluster's peripherals: say why.
+        if (outcome.kind == pulpsim::RunOutcome::Kind::Error && elf.symbol("__cluster_max_cores"))
+            outcome.message += "; the program links the cluster runtime (symbol __cluster_max_cores): run it "
+                               "without --bare";
         view = pulpsim::run_view(bare_system->machine());
     } else {
         // The runtime's start-up code stops with exit code 127 on a core numbered past the stacks it was

@@ -437,6 +437,9 @@ def main():
         ("a program for one core on the cluster", ["run", "-q", os.path.join(args.kernels, "matmul_fp32.elf")], 2,
          r"matmul_fp32\.elf: segment \[0x1c000000, 0x1c100000\) lies outside the modelled memory \(.*\); the program "
          r"has no cluster runtime \(no symbol __cluster_max_cores\): a program for one core runs with --bare$"),
+        ("a cluster program in bare mode", ["run", "--bare", "-q", cluster_matmul], 3,
+         r"matmul_fp32_parallel_rows\.elf: load at address 0x10200004 outside every memory .*; the program links the "
+         r"cluster runtime \(symbol __cluster_max_cores\): run it without --bare$"),
         ("a platform with more cores than the program", ["run", "--set", "cluster.cores=16", "--set", "fpu.count=16",
                                                          cluster_matmul], 2,
          r"matmul_fp32_parallel_rows\.elf: the program supports at most 9 cores; the platform has 16 \(cluster\.cores\)"),
