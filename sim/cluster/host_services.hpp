@@ -82,7 +82,8 @@ class HostServices : public HostInterface {
     const MemoryGuards& guards() const { return guards_; }
     const std::string& captured_stdout() const { return out_; }
     const std::string& captured_stderr() const { return err_; }
-    // Closes regions a program left open when it stopped.
+    // Closes the regions a program left open, counting them up to now: an exit with status 0 does. An exit
+    // with another status leaves them open, as an error does (what they counted is no result).
     void close_open_regions(Hart& hart);
     void flush();
 

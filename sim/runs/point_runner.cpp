@@ -42,17 +42,26 @@ std::string read_text(const std::string& path) {
     return out.str();
 }
 
-// The last non-empty line of a program's output, without the simulator's "pulpsim: error: " prefix.
-std::string last_line(const std::string& text) {
-    size_t end = text.find_last_not_of("\r\n \t");
-    if (end == std::string::npos) return "";
-    const size_t start = text.rfind('\n', end);
-    std::string line = text.substr(start == std::string::npos ? 0 : start + 1,
-                                   end + 1 - (start == std::string::npos ? 0 : start + 1));
-    for (const char* prefix : {"pulpsim: error: ", "pulpsim: critical: "})
-        if (line.rfind(prefix, 0) == 0) line = line.substr(std::strlen(prefix));
-    return printable(line);
+} // namespace
+
+std::string point_error_line(const std::string& text) {
+    for (size_t end = text.size(); end > 0;) {
+        const size_t last = text.find_last_not_of("\r\n \t", end - 1);
+        if (last == std::string::npos) break;
+        const size_t newline = text.rfind('\n', last);
+        const size_t from = newline == std::string::npos ? 0 : newline + 1;
+        std::string line = text.substr(from, last + 1 - from);
+        if (line.rfind("pulpsim: warning: ", 0) != 0) {
+            for (const char* prefix : {"pulpsim: error: ", "pulpsim: critical: "})
+                if (line.rfind(prefix, 0) == 0) line = line.substr(std::strlen(prefix));
+            return printable(line);
+        }
+        end = from;
+    }
+    return "";
 }
+
+namespace {
 
 struct Running {
     const DesignPoint* point;
@@ -147,8 +156,8 @@ PointResult collect(const Running& r, int status) {
         result.exit_code = WEXITSTATUS(status);
         result.ok = result.exit_code == 0 && !result.report.empty();
         if (!result.ok) {
-            std::string line = last_line(read_text(r.base + ".err"));
-            if (line.empty()) line = last_line(read_text(r.base + ".out"));
+            std::string line = point_error_line(read_text(r.base + ".err"));
+            if (line.empty()) line = point_error_line(read_text(r.base + ".out"));
             if (result.exit_code == 0) line = "the simulator wrote no report";
             result.error = line.empty() ? fmt::format("exit status {}", result.exit_code)
                                         : fmt::format("exit status {}: {}", result.exit_code, line);

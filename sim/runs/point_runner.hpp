@@ -41,6 +41,11 @@ struct RunnerOptions {
     std::string label = "sweep";
 };
 
+// What a failed point's error says, from one of its outputs: the last non-empty line that is not one of the
+// simulator's warnings (a program's own error comes before the warnings of the run's end), without the
+// simulator's "pulpsim: error: " prefix, made printable; empty if there is none.
+std::string point_error_line(const std::string& output);
+
 enum class RunnerEnd { Finished, Interrupted };
 
 // Runs every point; `on_result` is called in the calling thread as each one ends. SIGINT, SIGTERM or

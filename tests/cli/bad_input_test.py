@@ -153,7 +153,7 @@ def deadlock_report(args, w, program):
     return 0 if ok else 1
 
 
-def nested_region_macs(args, w, elf):
+def nested_region_macs(args, w, elf, fail_in_region):
     """A region inside another declares MACs its enclosing region holds too: the run's total counts them once,
     while each region's row keeps its own."""
     report = os.path.join(w, "nested.json")
@@ -171,7 +171,19 @@ def nested_region_macs(args, w, elf):
             problems.append(f"the run's MAC/cycle {j['mac_per_cycle']} is not 10 / {j['cycles']} cycles")
     print(("FAIL" if problems else "ok  ") + " nested regions count their MACs once in the run's total" +
           (": " + "; ".join(problems) if problems else ""))
-    return 1 if problems else 0
+    failed = 1 if problems else 0
+
+    # A program that exits with status 1 inside a region: the region is no result, and nothing warns of it.
+    report = os.path.join(w, "fail_in_region.json")
+    r = subprocess.run([args.sim, "run", "--bare", "-q", "--report-json", report, fail_in_region],
+                       capture_output=True, text=True, timeout=60)
+    j = json.load(open(report)) if os.path.exists(report) else {}
+    broken = next((reg for reg in j.get("regions", []) if reg["name"] == "broken"), {})
+    ok = (r.returncode == 1 and r.stderr == "" and broken.get("count") == 0 and broken.get("macs") == 0 and
+          j.get("macs") == 0)
+    print(("ok  " if ok else "FAIL") + " a region open at a failing exit is no result, and no warning: "
+          f"exit {r.returncode}, stderr {r.stderr!r}, region {broken}, run MACs {j.get('macs')}")
+    return failed + (0 if ok else 1)
 
 
 def main():
@@ -476,7 +488,7 @@ def main():
     failed += bounded_inputs(args, w)
     failed += set_keys_in_help(args)
     failed += deadlock_report(args, w, p("cluster_deadlock"))
-    failed += nested_region_macs(args, w, p("nested_regions"))
+    failed += nested_region_macs(args, w, p("nested_regions"), p("fail_in_region"))
     print(f"{len(cases) - failed} passed, {failed} failed")
     return 1 if failed else 0
 
