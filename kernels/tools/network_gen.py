@@ -224,6 +224,9 @@ def parse(path):
     if not name.replace("_", "").isalnum() or not name[0].isalpha():
         raise DescriptionError(top["network"][1], f"network name '{name}' must be letters, digits and _")
     seed = scalar(top["seed"][1], int, "seed") if "seed" in top else 0
+    # PyTorch's generators take seeds of 64 bits, signed or not.
+    if not -2**63 <= seed < 2**64:
+        raise DescriptionError(top["seed"][1], f"seed {seed} does not fit in 64 bits")
     first = positive(top["first_layer"][1], "first_layer") if "first_layer" in top else 1
     l2_size = 0
     if "l2_size" in top:

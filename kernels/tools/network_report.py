@@ -115,7 +115,7 @@ def main():
     print(f"  without the SGD updates {step - sgd} cycles{time(step - sgd)}")
     if args.latent_replay:
         weighted = sorted({n for n, kind in layers if kind in ("conv", "dw", "pw", "linear")})
-        print("\nlatent replay at layer l: the adaptive stage from l on, per sample"
+        print("\nlatent replay at layer l: the adaptive stage from l on, per sample step with one SGD update"
               + (f" and x {args.samples} samples" if args.samples > 1 else ""))
         for l in weighted:
             cycles, update = loss, 0

@@ -19,6 +19,7 @@ BAD = {
     "bad_value.yaml": (8, r"lr must be positive"),
     "kernel_too_large.yaml": (4, r"a 5x5 kernel does not fit the padded 2x4x4 input"),
     "bad_variant.yaml": (4, r"variant needs a 3x3 kernel at stride 1 with padding 1"),
+    "seed_too_large.yaml": (9, r"seed 99999999999999999999999 does not fit in 64 bits"),
 }
 
 
