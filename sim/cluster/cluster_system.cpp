@@ -166,23 +166,24 @@ void ClusterMachine::place_program() {
                     "(raise it with --set tcdm.size=...)",
                     elf_.path(), lo, hi, kib(hi - tcdm_lo), kib(config_.tcdm.size)));
         }
-        // A cluster program linked for a larger L2 than the platform's (a network's golden data): name the
-        // key that fixes it.
-        const uint64_t l2_lo = config_.l2.base, l2_hi = l2_lo + config_.l2.size;
-        if (lo >= l2_lo && lo < l2_hi && hi > l2_hi && elf_.symbol("__cluster_max_cores"))
-            throw std::runtime_error(fmt::format(
-                "{}: segment [{:#010x}, {:#010x}) needs {} of L2 but l2.size is {} (raise it with "
-                "--set l2.size=...)",
-                elf_.path(), lo, hi, kib(hi - l2_lo), kib(config_.l2.size)));
-        // A program built for one core (the bare runtime) links where no cluster memory is: say so.
-        if (!bus_.find_ram(s.vaddr, s.memsz))
+        if (!bus_.find_ram(s.vaddr, s.memsz)) {
+            const bool cluster_runtime = elf_.symbol("__cluster_max_cores").has_value();
+            // A cluster program linked for a larger L2 than the platform's (a network's golden data): name
+            // the key that fixes it. L2 may grow to 1 GiB.
+            const uint64_t l2_lo = config_.l2.base;
+            if (cluster_runtime && lo >= l2_lo && lo < l2_lo + (uint64_t{1} << 30))
+                throw std::runtime_error(fmt::format(
+                    "{}: segment [{:#010x}, {:#010x}) needs {} of L2 but l2.size is {} (raise it with "
+                    "--set l2.size=...)",
+                    elf_.path(), lo, hi, kib(hi - l2_lo), kib(config_.l2.size)));
+            // A program built for one core (the bare runtime) links where no cluster memory is: say so.
             throw std::runtime_error(fmt::format(
                 "{}: segment [{:#010x}, {:#010x}) lies outside the modelled memory ({}){}", elf_.path(), lo,
                 hi, bus_.describe(),
-                elf_.symbol("__cluster_max_cores") ? ""
-                                                   : "; the program has no cluster runtime (no symbol "
-                                                     "__cluster_max_cores): a program for one "
-                                                     "core runs with --bare"));
+                cluster_runtime ? ""
+                                : "; the program has no cluster runtime (no symbol __cluster_max_cores): a "
+                                  "program for one core runs with --bare"));
+        }
         bus_.write_bytes(s.vaddr, s.bytes.data(), static_cast<uint32_t>(s.bytes.size()));
     }
 }
