@@ -451,8 +451,8 @@ def main():
          r"has no cluster runtime \(no symbol __cluster_max_cores\): a program for one core runs with --bare$"),
         ("a cluster program linked for more L2 than the platform has",
          ["run", "-q", os.path.join(args.kernels, "network_ds_cnn.elf")], 2,
-         r"network_ds_cnn\.elf: segment \[0x1c000000, 0x[0-9a-f]{8}\) needs \d+ (bytes|KiB) of L2 but l2\.size is 512 KiB "
-         r"\(raise it with --set l2\.size=\.\.\.\)$"),
+         r"network_ds_cnn\.elf: segment \[0x1c000000, 0x[0-9a-f]{8}\) needs \d+ (bytes|KiB) of L2 but "
+         r"l2\.size is 512 KiB \(raise it with --set l2\.size=\.\.\.\)$"),
         ("a cluster program in bare mode", ["run", "--bare", "-q", cluster_matmul], 3,
          r"matmul_fp32_parallel_rows\.elf: load at address 0x10200004 outside every memory .*; the program links the "
          r"cluster runtime \(symbol __cluster_max_cores\): run it without --bare$"),
