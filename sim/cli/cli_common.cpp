@@ -180,7 +180,7 @@ void check_comparison_program(const std::string& program, const ElfImage& elf, c
 }
 
 void check_program_cores(const std::string& program, const ElfImage& elf, const PlatformConfig& config) {
-    const auto max_cores = elf.symbol("__cluster_max_cores");
+    const auto max_cores = elf.symbol(kClusterCoresSymbol);
     if (!max_cores || config.total_cores() <= *max_cores) return;
     throw UsageError(
         fmt::format("{}: the program supports at most {} cores; the platform has {} ({}); relink it with "

@@ -75,8 +75,8 @@ void warn_if_macs_impossible(const pulpsim::RunView& view) {
                 view.harts.size() == 1 ? "" : "s", kMostMacsPerInstruction);
 }
 
-// The exit closes the regions a program left open, so that they still count; a missing region_end() then
-// moves the region's end to the exit, with whatever ran after the kernel.
+// An exit with status 0 closes the regions a program left open, so that they still count; a missing
+// region_end() then moves the region's end to the exit, with whatever ran after the kernel.
 void warn_if_regions_left_open(const pulpsim::RunView& view) {
     for (const auto& r : view.host->regions())
         if (r.closed_at_exit > 0)
@@ -432,7 +432,7 @@ int command_run(const std::vector<std::string>& args) {
         interrupted_at = bare_system->machine().hart().cycle();
         outcome = bare_system->outcome();
         // A cluster program stops at its first access to the cluster's peripherals: say why.
-        if (outcome.kind == pulpsim::RunOutcome::Kind::Error && elf.symbol("__cluster_max_cores"))
+        if (outcome.kind == pulpsim::RunOutcome::Kind::Error && elf.symbol(pulpsim::kClusterCoresSymbol))
             outcome.message += "; the program links the cluster runtime (symbol __cluster_max_cores): run it "
                                "without --bare";
         view = pulpsim::run_view(bare_system->machine());

@@ -167,7 +167,7 @@ void ClusterMachine::place_program() {
                     elf_.path(), lo, hi, kib(hi - tcdm_lo), kib(config_.tcdm.size)));
         }
         if (!bus_.find_ram(s.vaddr, s.memsz)) {
-            const bool cluster_runtime = elf_.symbol("__cluster_max_cores").has_value();
+            const bool cluster_runtime = elf_.symbol(kClusterCoresSymbol).has_value();
             // A cluster program linked for a larger L2 than the platform's (a network's golden data): name
             // the key that fixes it. L2 may grow to 1 GiB.
             const uint64_t l2_lo = config_.l2.base;

@@ -23,6 +23,9 @@ struct CoreTiming;
 inline constexpr uint32_t kClusterPeripheralsBase = 0x10200000u;
 inline constexpr uint32_t kDmaRegistersBase = kClusterPeripheralsBase + 0x1800u;
 inline constexpr uint32_t kClusterPeripheralsEnd = kDmaRegistersBase + 0x400u;
+// The symbol the cluster runtime links into a program (kernels/runtime/link_cluster.ld): how many cores it
+// has stacks for. A program without it is no cluster program of ours.
+inline constexpr const char* kClusterCoresSymbol = "__cluster_max_cores";
 
 // Defaults are the pulp-open values of configs/platforms/pulp-open.yaml, which documents every key.
 struct PlatformConfig {

@@ -128,9 +128,14 @@ Value json_number(const nlohmann::json& j, const char* key) {
 // to its folder cannot create, and SQLite then refuses to read it at all. Such a reader reads the file as
 // immutable, which is exact when no log holds changes the file lacks: a sweep that ended leaves none, and a
 // reader who may not write could not recover a running or killed sweep's log anyway.
-bool read_as_immutable(const std::string& path) {
+// The folder a database's log and shared-memory file go to.
+std::string folder_of(const std::string& path) {
     const std::filesystem::path file(path);
-    const std::filesystem::path folder = file.has_parent_path() ? file.parent_path() : ".";
+    return file.has_parent_path() ? file.parent_path().string() : ".";
+}
+
+bool read_as_immutable(const std::string& path) {
+    const std::string folder = folder_of(path);
     std::error_code ec;
     const bool log_holds_changes =
         std::filesystem::exists(path + "-wal", ec) && std::filesystem::file_size(path + "-wal", ec) > 0;
@@ -182,9 +187,8 @@ ResultsStore::ResultsStore(const std::string& path, const ReadOnly& reading) : p
     // A WAL database is read through a log and a shared-memory file next to it, which only a connection
     // that may write removes when it is the last to close: a reader that may write opens it so (and writes
     // nothing), or every export and trend would leave the two files behind.
-    const std::filesystem::path file(path);
-    const std::string folder = file.has_parent_path() ? file.parent_path().string() : ".";
-    const bool may_write = access(path.c_str(), W_OK) == 0 && access(folder.c_str(), W_OK | X_OK) == 0;
+    const bool may_write =
+        access(path.c_str(), W_OK) == 0 && access(folder_of(path).c_str(), W_OK | X_OK) == 0;
     open(may_write ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY, !may_write && read_as_immutable(path),
          [&] {
              if (query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", {reading.table})
