@@ -82,6 +82,9 @@ def main():
                     help="a random program (gen_cluster_program.py), repeatable: run on both platforms, and under "
                          "VARIANTS on one of them, the next program on the other")
     ap.add_argument("--workdir", required=True)
+    ap.add_argument("--sanitized", action="store_true",
+                    help="a sanitizer build, many times slower: each variant on one platform only, and the random "
+                         "programs without variants")
     ap.add_argument("programs", nargs="+", help="more programs whose reports must match")
     args = ap.parse_args()
     os.makedirs(args.workdir, exist_ok=True)
@@ -95,10 +98,13 @@ def main():
         for latency in (["fpu.addmul_latency=1", "fpu.other_latency=1"], ["fpu.other_latency=3"]):
             cases.append((args.run_ahead_elf, p + set_options(latency)))
         cases += [(elf, p) for elf in args.programs]
-        cases += [(args.variants_elf, p + set_options(variant)) for variant in VARIANTS]
+        cases += [(args.variants_elf, p + set_options(variant)) for n, variant in enumerate(VARIANTS)
+                  if not args.sanitized or n % 2 == index]
         for n, elf in enumerate(args.random_elf):
+            if args.sanitized and n % 2 != index:
+                continue
             cases.append((elf, p))
-            if n % 2 == index:
+            if n % 2 == index and not args.sanitized:
                 cases += [(elf, p + set_options(variant)) for variant in VARIANTS]
     for elf, extra in cases:
         fast = report(args.sim, elf, args.workdir, extra)

@@ -349,9 +349,11 @@ plots:
           f"a plot that would draw two programs' region as one is refused in one line ({r.stderr.strip()!r})")
 
 
-def resume_after_kill(sim, work, kernels):
+def resume_after_kill(sim, work, kernels, sanitized):
     """A sweep killed with SIGKILL and started again stores every point once, with the same bytes."""
-    elf = os.path.join(kernels, "matmul_family.elf")
+    # Its points must last long enough to kill the sweep between them: the whole family of matmuls takes
+    # 0.3-0.7 s a point, one of them under the sanitizers as long (and the family 2-5 s).
+    elf = os.path.join(kernels, "matmul_family_k1.elf" if sanitized else "matmul_family.elf")
     text = f"""name: resume
 program: {elf}
 grid:
@@ -624,6 +626,7 @@ def main():
     ap.add_argument("--sim", required=True)
     ap.add_argument("--kernels", required=True)
     ap.add_argument("--workdir", required=True)
+    ap.add_argument("--sanitized", action="store_true", help="a sanitizer build, many times slower")
     args = ap.parse_args()
     fresh_dir(args.workdir)
     bad_specs(args.sim, args.workdir, args.kernels)
@@ -631,7 +634,7 @@ def main():
     order_and_exclusion(args.sim, args.workdir, args.kernels, os.path.join(args.workdir, "ident.db"))
     refused_before_running(args.sim, args.workdir, args.kernels)
     regions_and_mixed_points(args.sim, args.workdir, args.kernels)
-    resume_after_kill(args.sim, args.workdir, args.kernels)
+    resume_after_kill(args.sim, args.workdir, args.kernels, args.sanitized)
     database_names_are_files(args.sim, args.workdir, args.kernels)
     plots_from_db(args.sim, args.workdir, args.kernels)
     read_only_database(args.sim, args.workdir, args.kernels)
