@@ -319,8 +319,24 @@ def parse(path):
     if not any(layer.train for layer in layers):
         raise DescriptionError(layers_node, "no layer trains (every weighted layer has train: false)")
     description = scalar(top["description"][1], str, "description") if "description" in top else ""
-    return Network(path=path, name=name, input_shape=input_shape, layers=layers, loss=loss, target=target,
-                   label=label, lr=lr, seed=seed, l2_size=l2_size, description=description)
+    net = Network(path=path, name=name, input_shape=input_shape, layers=layers, loss=loss, target=target,
+                  label=label, lr=lr, seed=seed, l2_size=l2_size, description=description)
+    # Found here, the linker's dozen lines about overflowing sections become one.
+    weights, data, work = l2_floor(net)
+    if weights + data + work > (l2_size or DEFAULT_L2_SIZE):
+        where = top["l2_size"][1] if "l2_size" in top else root
+        size = size_text(l2_size) if l2_size else f"{size_text(DEFAULT_L2_SIZE)} by default"
+        inputs = "input and target" if net.loss == "mse" else "input"
+        raise DescriptionError(where, f"the tensors need {weights + data + work} bytes of L2 at the least (weights "
+                               f"{weights}, {inputs} {data}, activations and gradients {work}) but l2_size is {size}")
+    return net
+
+
+def size_text(size):
+    for unit, scale in (("MiB", 1024**2), ("KiB", 1024)):
+        if size % scale == 0:
+            return f"{size // scale} {unit}"
+    return f"{size} bytes"
 
 
 def fmt(shape):
@@ -409,6 +425,52 @@ def chain(layer, keys, item):
 
 # ---- the plan: tensors and steps -------------------------------------------------------------------------
 
+def work_tensors(net):
+    """The tensors the step computes into L2 (.l2_noinit): (symbol, floats) in order, and the symbols of each
+    layer's output and input gradient (flatten passes its neighbour's on)."""
+    ig = needs_input_gradient(net)
+    tensors, out_sym, din_sym = [], {}, {}
+    prev = "net_input"
+    for layer in net.layers:
+        if layer.kind == "flatten":
+            out_sym[layer.name] = prev
+        else:
+            out_sym[layer.name] = f"{layer.name}_out"
+            tensors.append((out_sym[layer.name], math.prod(layer.out_shape)))
+        prev = out_sym[layer.name]
+        if layer.train:
+            tensors.append((f"{layer.name}_dw", layer.params()))
+    tensors.append(("net_loss_grad", math.prod(net.layers[-1].out_shape)))
+    tensors.append(("net_loss_value", 2))
+    dout = "net_loss_grad"
+    for layer, has_ig in reversed(list(zip(net.layers, ig))):
+        if not has_ig:
+            break
+        if layer.kind == "flatten":
+            din_sym[layer.name] = dout
+        else:
+            din_sym[layer.name] = f"{layer.name}_din"
+            tensors.append((din_sym[layer.name], math.prod(layer.in_shape)))
+        dout = din_sym[layer.name]
+    return tensors, out_sym, din_sym
+
+
+def aligned_bytes(floats):
+    """What a tensor takes in L2: the generated data aligns each to 8 bytes."""
+    return -(-4 * floats // 8) * 8
+
+
+def l2_floor(net):
+    """Bytes of L2 the step's tensors take at the least: the weights, the input (and an MSE target), the
+    activations and gradients. The expected values, the code and the stack come on top."""
+    weights = sum(aligned_bytes(layer.params()) for layer in net.layers if layer.weight_shape is not None)
+    data = aligned_bytes(math.prod(net.input_shape))
+    if net.loss == "mse":
+        data += aligned_bytes(math.prod(net.layers[-1].out_shape))  # the target
+    work = sum(aligned_bytes(floats) for _, floats in work_tensors(net)[0])
+    return weights, data, work
+
+
 def needs_input_gradient(net):
     """For each layer, whether its IG / BW step runs: only when a layer before it trains."""
     out, trained_before = [], False
@@ -492,7 +554,12 @@ def main():
                  "name": lambda: net.name}
         print(shown[args.show]())
         return 0
-    import network_golden  # torch is needed from here on
+    try:
+        import network_golden  # torch is needed from here on
+    except ModuleNotFoundError as e:
+        print(f"{args.description}: generate needs PyTorch (Debian's python3-torch), which {sys.executable} cannot "
+              f"import ({e})", file=sys.stderr)
+        return 2
     try:
         network_golden.generate(net, args.out_dir, args.name or net.name, args.perturb)
     except network_golden.GenerateError as e:

@@ -34,7 +34,7 @@ from array import array
 import torch
 import torch.nn.functional as F
 
-from network_gen import WEIGHTED, needs_input_gradient
+from network_gen import DEFAULT_L2_SIZE, WEIGHTED, aligned_bytes, needs_input_gradient, size_text, work_tensors
 
 U = 2.0**-24
 TANH_FAST_ERROR = 3.5e-5  # kernels/lib/activations_fp32.h: max |tanh_fast - tanhf| 3.1e-5
@@ -387,7 +387,6 @@ def write_atomically(path, data):
 
 
 def generate(net, out_dir, program, perturb):
-    os.makedirs(out_dir, exist_ok=True)
     step = Step(net)
     if perturb is not None:
         names = [name for name, _, _ in step.checks]
@@ -396,7 +395,6 @@ def generate(net, out_dir, program, perturb):
 
     weights = Blob(os.path.join(out_dir, "weights.bin"))
     golden = Blob(os.path.join(out_dir, "golden.bin"))
-    noinit = []  # (symbol, floats)
     golden.add("net_input", f32_bytes(step.input))
     if step.target is not None:
         golden.add("net_target", f32_bytes(step.target))
@@ -415,32 +413,16 @@ def generate(net, out_dir, program, perturb):
         checks.append((name, expected.numel()))
 
     # activations and gradients: one L2 tensor per layer output, one per computed gradient
-    ig = needs_input_gradient(net)
-    out_sym, din_sym = {}, {}
-    prev = "net_input"
-    for layer in net.layers:
-        if layer.kind == "flatten":
-            out_sym[layer.name] = prev
-        else:
-            out_sym[layer.name] = f"{layer.name}_out"
-            noinit.append((out_sym[layer.name], math.prod(layer.out_shape)))
-        prev = out_sym[layer.name]
-        if layer.train:
-            noinit.append((f"{layer.name}_dw", layer.params()))
-    n_out = math.prod(net.layers[-1].out_shape)
-    noinit.append(("net_loss_grad", n_out))
-    noinit.append(("net_loss_value", 2))
-    dout = "net_loss_grad"
-    for layer, has_ig in reversed(list(zip(net.layers, ig))):
-        if not has_ig:
-            break
-        if layer.kind == "flatten":
-            din_sym[layer.name] = dout
-        else:
-            din_sym[layer.name] = f"{layer.name}_din"
-            noinit.append((din_sym[layer.name], math.prod(layer.in_shape)))
-        dout = din_sym[layer.name]
+    noinit, out_sym, din_sym = work_tensors(net)
+    l2_size = net.l2_size or DEFAULT_L2_SIZE
+    work = sum(aligned_bytes(floats) for _, floats in noinit)
+    need = len(weights.data) + len(golden.data) + work
+    if need > l2_size:
+        raise GenerateError(f"the tensors need {need} bytes of L2 (weights {len(weights.data)}, input and expected "
+                            f"values {len(golden.data)}, activations and gradients {work}) but l2_size is "
+                            f"{size_text(l2_size)}{'' if net.l2_size else ' by default'}")
 
+    os.makedirs(out_dir, exist_ok=True)
     write_atomically(weights.path, weights.data)
     write_atomically(golden.path, golden.data)
     write_atomically(os.path.join(out_dir, "network_data.S"), assembly(weights, golden, noinit))
