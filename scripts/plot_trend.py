@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Draws a region's cycles over the runs recorded by `pulpsim regress --history DB` (called by
-`pulpsim regress --trend --plot FILE`): one line per entry and region, x = recorded run (with its commit)."""
+`pulpsim regress --trend --plot FILE`): one line per baseline file, entry and region, x = recorded run (with its
+commit)."""
 import argparse
 import os
 import sqlite3
@@ -35,7 +36,8 @@ def main():
         sys.exit(f"plot_trend: {args.out}: no folder {folder}")
     try:
         con = connect_read_only(args.history)
-        rows = con.execute("SELECT r.id, substr(r.git_commit, 1, 8), g.entry, g.region, g.cycles FROM regress_runs r "
+        rows = con.execute("SELECT r.id, substr(r.git_commit, 1, 8), g.entry, g.region, g.cycles, r.baseline "
+                           "FROM regress_runs r "
                            "JOIN regress_regions g ON g.run_id = r.id WHERE (? = '' OR g.entry = ?) AND "
                            "(? = '' OR g.region = ?) AND g.cycles > 0 ORDER BY r.id",
                            (args.entry, args.entry, args.region, args.region)).fetchall()
@@ -46,9 +48,11 @@ def main():
         sys.exit(f"plot_trend: {args.history}: no recorded runs match")
     runs = sorted({r[0] for r in rows})
     labels = {r[0]: f"#{r[0]} {r[1] or ''}".strip() for r in rows}
+    # One line per baseline file too: two files may share entry names and a history.
+    several = len({r[5] for r in rows}) > 1
     series = {}
-    for run, _, entry, region, cycles in rows:
-        series.setdefault(f"{entry} {region}", {})[run] = cycles
+    for run, _, entry, region, cycles, baseline in rows:
+        series.setdefault(f"{baseline}: {entry} {region}" if several else f"{entry} {region}", {})[run] = cycles
     fig, ax = plt.subplots(figsize=(max(5, 0.6 * len(runs) + 3), 3.6))
     for name, points in sorted(series.items())[:20]:
         xs = [runs.index(r) for r in sorted(points)]

@@ -278,15 +278,22 @@ int command_autotune(const std::vector<std::string>& args) {
     // entry the tiled program's family and matmul_l1; each program is read once, when an entry needs it.
     // A program that is not at hand, or lacks its tables, leaves its entries' kernels unchecked.
     std::map<std::string, std::optional<runs::KernelNames>> kernel_names;
-    const std::string tuned_layer = fp16 ? layer + "-fp16" : layer;
-    const runs::KernelLookup known_kernels = [&](const std::string& entry_layer,
-                                                 bool tiled) -> const runs::KernelNames* {
+    // An entry measured by a program of the user's (it names the program's file) is checked against this
+    // run's program of that name, or not at all; any other against the build's own programs.
+    const bool own_tiled_program = vm.count("tiled-program") > 0;
+    const runs::KernelLookup known_kernels =
+        [&](const std::string& entry_layer, bool tiled,
+            const std::string& entry_program) -> const runs::KernelNames* {
         const bool entry_fp16 = entry_layer.ends_with("-fp16");
         const runs::CompareProgram compare = runs::compare_program(
             entry_fp16 ? entry_layer.substr(0, entry_layer.size() - 5) : entry_layer, entry_fp16);
-        const std::string path = tiled                        ? tiled_program
-                                 : entry_layer == tuned_layer ? program
-                                                              : built_kernel(compare.program);
+        const bool own = tiled ? own_tiled_program : own_program;
+        const std::string& run_program = tiled ? tiled_program : program;
+        std::string path = tiled ? built_kernel("tiled_tune.elf") : built_kernel(compare.program);
+        if (!entry_program.empty()) {
+            if (!own || fs::path(run_program).filename() != entry_program) return nullptr;
+            path = run_program;
+        }
         const auto [it, inserted] = kernel_names.try_emplace((tiled ? "tiled " : "compare ") + path);
         if (inserted) {
             try {
@@ -558,6 +565,8 @@ int command_autotune(const std::vector<std::string>& args) {
         t.step = c.step;
         t.shape = shape;
         t.kernel = measured.front().kernel;
+        if (measured.front().tile_shape ? own_tiled_program : own_program)
+            t.program = fs::path(measured.front().tile_shape ? tiled_program : program).filename().string();
         if (const auto& tile = measured.front().tile_shape) {
             t.tile = std::vector<unsigned>{tile->tm, tile->tn, tile->tk};
             // What a kernel build needs to recognise the step's tiled_matmul call (kernels/lib).

@@ -138,8 +138,7 @@ std::string markdown(const std::string& suite, const std::vector<runs::RegressRo
             if ((r.verdict != runs::Verdict::Ok) == changed)
                 t += fmt::format("| {} | {} | {} | {} | {} | {} | {}{} |\n", cell(r.entry), cell(r.region),
                                  count(r.baseline), count(r.now), delta_text(r), percent_text(r),
-                                 runs::to_string(r.verdict),
-                                 r.verdict == runs::Verdict::Failed ? ": " + cell(r.message) : "");
+                                 runs::to_string(r.verdict), r.message.empty() ? "" : ": " + cell(r.message));
         return t;
     };
     if (counts.size() > 1 || !counts.count("ok")) out += "Changed:\n\n" + table(true) + "\n";
@@ -196,22 +195,32 @@ int trend(const std::string& history, const std::string& entry, const std::strin
           const std::string& plot) {
     if (!fs::is_regular_file(history)) throw UsageError(fmt::format("--history {}: no such file", history));
     const runs::ResultsStore store(history, runs::ResultsStore::ReadOnly{"regress_runs", "recorded runs"});
+    // A series is one baseline file's: two files may name the same entries (one per platform, say) and share
+    // a history, and their runs interleaved would read as swings.
     const auto q = store.query("SELECT r.id, r.started_at, substr(r.git_commit, 1, 10), g.entry, g.region, "
-                               "g.cycles FROM regress_runs r"
+                               "g.cycles, r.baseline FROM regress_runs r"
                                " JOIN regress_regions g ON g.run_id = r.id WHERE (? = '' OR g.entry = ?) AND "
                                "(? = '' OR g.region = ?)"
-                               " AND g.cycles > 0 ORDER BY g.entry, g.region, r.id",
+                               " AND g.cycles > 0 ORDER BY r.baseline, g.entry, g.region, r.id",
                                {entry, entry, region, region});
     if (q.rows.empty())
         throw UsageError(fmt::format("{}: no recorded runs{}{}", history,
                                      entry.empty() ? "" : " of entry " + entry,
                                      region.empty() ? "" : " region " + region));
-    std::cout << fmt::format("{:<5} {:<20} {:<10} {:<24} {:<18} {:>12}\n", "run", "date", "commit", "entry",
-                             "region", "cycles");
+    const bool baselines =
+        std::ranges::any_of(q.rows, [&](const auto& row) { return row[6] != q.rows[0][6]; });
+    size_t width = 8;
     for (const auto& row : q.rows)
-        std::cout << fmt::format("{:<5} {:<20} {:<10} {:<24} {:<18} {:>12}\n", runs::to_text(row[0]),
-                                 runs::to_text(row[1]), runs::to_text(row[2]), runs::to_text(row[3]),
-                                 runs::to_text(row[4]), runs::to_text(row[5]));
+        width = std::max(width, printable(runs::to_text(row[6])).size());
+    std::cout << fmt::format("{:<5} {:<20} {:<10} {}{:<24} {:<18} {:>12}\n", "run", "date", "commit",
+                             baselines ? fmt::format("{:<{}} ", "baseline", width) : "", "entry", "region",
+                             "cycles");
+    for (const auto& row : q.rows)
+        std::cout << fmt::format(
+            "{:<5} {:<20} {:<10} {}{:<24} {:<18} {:>12}\n", runs::to_text(row[0]), runs::to_text(row[1]),
+            runs::to_text(row[2]),
+            baselines ? fmt::format("{:<{}} ", printable(runs::to_text(row[6])), width) : "",
+            printable(runs::to_text(row[3])), printable(runs::to_text(row[4])), runs::to_text(row[5]));
     if (!plot.empty()) {
         const std::string script = PULPSIM_SCRIPTS_DIR "/plot_trend.py";
         std::string why;

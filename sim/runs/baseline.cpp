@@ -69,16 +69,25 @@ class Reader {
                                               unknown_name_hint(k, keys)));
         }
     }
+    // A fraction: 5 written for 5% would let a region run six times as long and still pass.
+    double fraction(const YAML::Node& n, const std::string& what) const {
+        const double v = real(n, what);
+        if (v > 1)
+            fail_at(n, fmt::format("{} is a fraction of the baseline (0.05 = 5%), at most 1; {} would pass a "
+                                   "region {} times as long",
+                                   what, scalar(n, what), v + 1));
+        return v;
+    }
     Tolerance tolerance(const YAML::Node& n, Tolerance base) const {
         if (n.IsScalar()) {
-            base.relative = real(n, "tolerance");
+            base.relative = fraction(n, "tolerance");
             base.absolute = 0;
             return base;
         }
         if (!n.IsMap())
             fail_at(n, "tolerance expects a fraction (0.01 = 1%) or {relative: R, absolute: CYCLES}");
         known_keys(n, {"relative", "absolute"}, "tolerance");
-        if (n["relative"]) base.relative = real(n["relative"], "tolerance relative");
+        if (n["relative"]) base.relative = fraction(n["relative"], "tolerance relative");
         if (n["absolute"]) base.absolute = count(n["absolute"], "tolerance absolute");
         return base;
     }
@@ -480,7 +489,7 @@ std::string initial_baseline(const std::vector<BaselineEntry>& entries,
             out += "    set:\n";
             for (const auto& o : e.overrides) {
                 const size_t eq = o.find('=');
-                out += fmt::format("      {}: {}\n", o.substr(0, eq), o.substr(eq + 1));
+                out += fmt::format("      {}: {}\n", yaml_text(o.substr(0, eq)), yaml_text(o.substr(eq + 1)));
             }
         }
         const auto regions = report_regions(results.at(e.name));

@@ -405,8 +405,8 @@ std::vector<TuningEntry> load_tuning(const std::string& path, const KernelLookup
     for (const auto& e : root["tunings"]) {
         if (!e.IsMap()) tuning_error(path, e, "an entry is a map (platform, cores, tcdm_size, layer, ...)");
         known_keys(path, e,
-                   {"platform", "cores", "tcdm_size", "layer", "step", "shape", "kernel", "tile", "matmul",
-                    "transposed", "guard", "cycles", "mac_per_cycle"},
+                   {"platform", "cores", "tcdm_size", "layer", "step", "shape", "kernel", "program", "tile",
+                    "matmul", "transposed", "guard", "cycles", "mac_per_cycle"},
                    "an entry");
         TuningEntry t;
         t.platform = field<std::string>(path, e, "platform");
@@ -417,6 +417,12 @@ std::vector<TuningEntry> load_tuning(const std::string& path, const KernelLookup
         t.step = field<std::string>(path, e, "step");
         t.shape = field<std::string>(path, e, "shape");
         t.kernel = field<std::string>(path, e, "kernel");
+        if (e["program"]) {
+            t.program = field<std::string>(path, e, "program");
+            if (t.program->empty() || t.program->find('/') != std::string::npos)
+                tuning_error(path, e["program"],
+                             "program: the file name of the program that measured the entry");
+        }
         // The layers, steps and shapes autotune's options take; FP16 tunes are "<layer>-fp16".
         const bool fp16 = t.layer.ends_with("-fp16");
         const std::string layer = fp16 ? t.layer.substr(0, t.layer.size() - 5) : t.layer;
@@ -460,7 +466,7 @@ std::vector<TuningEntry> load_tuning(const std::string& path, const KernelLookup
                                 "entry's tcdm_size {}",
                                 (*t.tile)[0], (*t.tile)[1], (*t.tile)[2], bytes, t.tcdm_size));
         if (kernels)
-            if (const KernelNames* known = kernels(t.layer, t.tile.has_value());
+            if (const KernelNames* known = kernels(t.layer, t.tile.has_value(), t.program.value_or(""));
                 known && !known->names.count(t.kernel))
                 tuning_error(
                     path, e["kernel"],
@@ -502,6 +508,7 @@ void record_tuning(const std::string& path, const std::vector<TuningEntry>& entr
         out << fmt::format(
             "  - {{platform: {}, cores: {}, tcdm_size: {}, layer: {}, step: {}, shape: {}, kernel: {}",
             yaml_scalar(e.platform), e.cores, e.tcdm_size, e.layer, e.step, e.shape, yaml_scalar(e.kernel));
+        if (e.program) out << fmt::format(", program: {}", yaml_scalar(*e.program));
         if (e.tile) out << fmt::format(", tile: [{}]", fmt::join(*e.tile, ", "));
         if (e.matmul) out << fmt::format(", matmul: [{}]", fmt::join(*e.matmul, ", "));
         if (e.transposed) out << fmt::format(", transposed: [{}]", fmt::join(*e.transposed, ", "));

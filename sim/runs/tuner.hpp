@@ -139,6 +139,9 @@ struct TuningEntry {
     uint64_t tcdm_size = 0;
     std::string layer, step, shape;
     std::string kernel;
+    // The file name of the program that measured it, when that was not the build's own (autotune --program,
+    // --tiled-program): its kernel is one of that program's.
+    std::optional<std::string> program;
     std::optional<std::vector<unsigned>> tile;
     std::optional<std::vector<uint64_t>> matmul;
     std::optional<std::vector<unsigned>> transposed;
@@ -151,13 +154,15 @@ struct TuningEntry {
     }
 };
 // The kernels a tuning entry may name, as the program that measures them declares them: for a layer as a
-// tuning file spells it ("linear", "linear-fp16", ...) and whether the entry is tiled. Null: not checked
-// (the program is not at hand, or is not one whose kernels can be read).
+// tuning file spells it ("linear", "linear-fp16", ...), whether the entry is tiled, and the entry's program
+// (empty: the build's own). Null: not checked (the program is not at hand, or is not one whose kernels can be
+// read).
 struct KernelNames {
     std::string program; // for messages
     std::set<std::string> names;
 };
-using KernelLookup = std::function<const KernelNames*(const std::string& layer, bool tiled)>;
+using KernelLookup =
+    std::function<const KernelNames*(const std::string& layer, bool tiled, const std::string& program)>;
 
 // Reads and checks a tuning file; a missing file is an empty one. Keys, layers, steps and shapes follow the
 // rules of autotune's options, and no two entries share a key (same_key). One-line errors naming file, line

@@ -11,12 +11,14 @@
 - the tuning file holds one entry per platform, layer, step and shape, replaced on a new tune;
 - impossible requests are one line and exit status 2, with no tuning file written;
 - a tuning file autotune would not write (unknown keys, a layer, step, shape or kernel its options and programs
-  do not know, two entries of one key) is one line naming file, line and key, exit status 2, the file untouched.
+  do not know, two entries of one key) is one line naming file, line and key, exit status 2, the file untouched;
+- an entry measured with --program names that program, and its kernel is checked against that program only.
 """
 import argparse
 import json
 import os
 import re
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -200,6 +202,26 @@ def main():
         check(r.returncode == 2 and len(lines) == 1 and f"{path}:{line}: " in lines[0] and word in lines[0]
               and open(path).read() == text,
               f"tuning file with {name}: one line naming line {line} and {word}, exit 2, file untouched ({lines})")
+
+    # A comparison program of the user's: its entry names it, and its kernels are its own. A kernel only that
+    # program has (renamed here in the file) does not stop a later tune with the build's program, and is
+    # checked when that program runs again.
+    own = shutil.copy(os.path.join(os.path.dirname(args.sim), "..", "kernels", "matmul_compare.elf"),
+                      os.path.join(w, "my_compare.elf"))
+    own_tuning = os.path.join(w, "own-tuning.yaml")
+    r = tune("--layer", "linear", "--step", "fw", "--shape", "8x8", "--program", own, tuning_file=own_tuning)
+    written = open(own_tuning).read() if r.returncode == 0 else ""
+    entry = next((line for line in written.splitlines() if "shape: 8x8" in line), "")
+    check('program: "my_compare.elf"' in entry, f"an entry tuned with --program names the program ({entry!r})")
+    renamed = re.sub(r'kernel: "[^"]*"', 'kernel: "my_kernel"', open(own_tuning).read())
+    open(own_tuning, "w").write(renamed)
+    r = tune("--layer", "linear", "--step", "fw", "--shape", "8x12", tuning_file=own_tuning)
+    check(r.returncode == 0 and 'kernel: "my_kernel", program: "my_compare.elf"' in open(own_tuning).read(),
+          f"a later tune with the build's program keeps the other program's entry ({r.stderr.strip()[-200:]})")
+    r = tune("--layer", "linear", "--step", "fw", "--shape", "8x16", "--program", own, tuning_file=own_tuning)
+    lines = r.stderr.strip().splitlines()
+    check(r.returncode == 2 and len(lines) == 1 and "kernel: 'my_kernel' is not a kernel of my_compare.elf" in lines[0],
+          f"the same program again: its entry's kernel is checked against it ({lines})")
     return check.exit_status()
 
 

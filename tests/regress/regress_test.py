@@ -17,6 +17,8 @@ import subprocess
 import sys
 import time
 import xml.etree.ElementTree as ET
+
+import yaml
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from checks import Checks, fresh_dir  # noqa: E402
 
@@ -117,6 +119,17 @@ def main():
     check(r2.stdout == r.stdout and open(junit).read() == open(junit + "2").read() and md_text == open(md + "2").read(),
           "two runs give byte-identical table, JUnit and markdown")
 
+    # Cycles within the tolerance, instructions not: the row says which count moved, in the markdown too.
+    tolerant = os.path.join(w, "tolerant.yaml")
+    open(tolerant, "w").write(re.sub(r"^tolerance: .*$", f"tolerance: {{absolute: {now - baseline_cycles}}}", text,
+                                     count=1, flags=re.M))
+    r = regress(tolerant, "--markdown", md + "3")
+    row = next((line for line in r.stdout.splitlines() if line.startswith("mm ") and " matmul " in line), "")
+    reason = re.search(r"slower: (instret \d+ -> \d+)$", row)
+    md_row = next((line for line in open(md + "3").read().splitlines() if line.startswith("| mm | matmul |")), "")
+    check(r.returncode == 1 and reason and md_row.endswith(f"| slower: {reason.group(1)} |"),
+          f"cycles within the tolerance, instret beyond: slower, and the markdown says why ({row!r}, {md_row!r})")
+
     # A baseline of the slowed kernel, then the normal one: faster = a stale baseline.
     stale = os.path.join(w, "stale.yaml")
     open(stale, "w").write(text)
@@ -178,6 +191,13 @@ def main():
     r2 = regress(quoted)
     check(r.returncode == 0 and r2.returncode == 0 and "odd #1: mm" in r2.stdout,
           f"--init of '{os.path.basename(odd)}': a baseline that reads back and passes ({r2.stderr.strip()})")
+    # ... and in a --set value.
+    named = os.path.join(w, "named.yaml")
+    r = regress("--init", named, "--set", "platform.name=my #1: fast", prog)
+    with open(named) as f:
+        written = yaml.safe_load(f)
+    check(r.returncode == 0 and written["entries"][0]["set"] == {"platform.name": "my #1: fast"},
+          f"--init --set platform.name='my #1: fast': the value reads back whole ({written['entries'][0].get('set')})")
 
     # SIGINT while the entries run: exit 130, one line saying nothing was written, and no report.
     long_step = os.path.join(args.kernels, "pointwise_train_tiled.elf")
@@ -287,6 +307,18 @@ def main():
     check(os.path.exists(png) and open(png, "rb").read(4) == b"\x89PNG", "--trend --plot draws the trend")
     left = [f for f in os.listdir(w) if f.startswith("history.db-")]
     check(not left, f"--trend, which only reads, leaves no SQLite log or shared-memory file behind ({left})")
+    # A second baseline file with the same entries, in the same history: its own series, not a swing in the
+    # first's.
+    other_base = shutil.copy(base, os.path.join(w, "other-base.yaml"))
+    shutil.copy(normal, prog)
+    regress(other_base, "--history", hist)
+    shutil.copy(slowed, prog)
+    r = regress("--trend", "--history", hist, "--entry", "mm", "--region", "matmul", "--plot", png)
+    lines = [line.split() for line in r.stdout.splitlines()]
+    rows = [(line[0], line[-4], int(line[-1])) for line in lines[1:]]  # run, baseline, cycles
+    check(r.returncode == 0 and lines[0][3] == "baseline" and [row[1] for row in rows] == [base, base, other_base]
+          and [row[0] for row in rows] == ["1", "2", "3"] and rows[2][2] == baseline_cycles,
+          f"--trend over two baseline files: a baseline column, each file's runs together ({rows})")
     for plot, word in [(os.path.join(w, "trend.bmp"), "must end in .png, .svg or .pdf"),
                        (os.path.join(w, "nodir", "trend.png"), "no folder")]:
         r = regress("--trend", "--history", hist, "--plot", plot)
@@ -355,6 +387,11 @@ def main():
         ("unknown-far", "entries:\n  - name: a\n    program: x.elf\n    colour: red\n", 4,
          "'colour' in an entry (known: name, program, platform, set, tolerance, max_cycles, regions)"),
         ("tolerance", "tolerance: lots\nentries: []\n", 1, "tolerance"),
+        # 5 meant as 5%: a region six times as long would pass.
+        ("tolerance-percent", "tolerance: 5\nentries: []\n", 1, "tolerance is a fraction of the baseline"),
+        ("tolerance-relative", "entries:\n  - name: a\n    program: x.elf\n    tolerance: {relative: 50}\n"
+         "    regions: {r: 1}\n", 4, "tolerance relative is a fraction of the baseline (0.05 = 5%), at most 1; 50 "
+         "would pass a region 51 times as long"),
         ("cycles", "entries:\n  - name: a\n    program: x.elf\n    regions:\n      r: {cycles: -3}\n", 5, "cycles"),
         ("setkey", "entries:\n  - name: a\n    program: x.elf\n    set: {tcdm.sise: 1}\n    regions: {r: 1}\n", 4,
          "tcdm.sise"),

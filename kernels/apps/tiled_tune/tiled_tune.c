@@ -11,7 +11,8 @@
  *
  * The pair to measure becomes a one-entry table of tuned choices (tiled_matmul_set_tuned), so tiled_matmul
  * runs it through the same look-up as a program built with a tuning file: the same ELF built that way and
- * run with tune_tm = 0 gives the cycles the tuner measured for the first entry of its table.
+ * run with tune_tm = 0 runs the instructions the tuner measured for the first entry of its table, in its
+ * cycles within the few of the look-up's passes over the table (kernels/lib/README.md).
  *
  * The matmul runs in the perf region "step" (M N K MACs), DMA included; then every element is checked
  * against the plain loop: bit for bit, or within (1.5 K + 2) 2^-24 S for the K-unrolled kernels (see
