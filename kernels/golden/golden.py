@@ -14,7 +14,7 @@ its kernels and calls golden_check() (kernels/lib/kernel_check.h) on each output
 Floats are written as C hexadecimal literals, so the header holds the exact float32 values. The header is
 written to a temporary file and renamed: a failed run leaves no half-written header behind.
 
---perturb STEP moves the first expected value of STEP ten tolerances away, for the test that shows a
+--perturb STEP moves the first expected value of STEP ten tolerances and 2^-10 away, for the test that shows a
 program fails loudly on a result PyTorch disagrees with.
 """
 import argparse

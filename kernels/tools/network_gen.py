@@ -17,7 +17,7 @@
 PyTorch (float64 on the float32 inputs, autograd) computes every expected value; each value's tolerance is
 a first-order bound of the float32 rounding errors of the program's computation, propagated through the
 network (see `ErrorModel`). --perturb CHECK moves the first expected value of one check (e.g. L1_linear_wg)
-ten tolerances away, for the test that a program fails loudly.
+ten tolerances and 2^-10 away, for the test that a program fails loudly.
 
 A bad description prints one line "FILE:LINE: message" on stderr and exits with status 2.
 """

@@ -203,7 +203,7 @@ int command_run(const std::vector<std::string>& args) {
         "write one line per retired instruction to FILE as the run goes: the cycle it issued, core, pc, "
         "function+offset, encoding, instruction, what it wrote, the stall cycles charged to it. FILE is "
         "created once every option has been checked; after a simulation error or an interrupt (SIGINT, "
-        "SIGTERM) it holds the lines traced up to it and a last '# the run stopped: ...' line")(
+        "SIGTERM, SIGHUP) it holds the lines traced up to it and a last '# the run stopped: ...' line")(
         "trace-cores", po::value(&trace_cores)->value_name("LIST"),
         "trace only these cores, e.g. 0,3-5 (default: all)")(
         "trace-window", po::value(&trace_window)->value_name("FROM:TO"),
