@@ -131,16 +131,21 @@ def load(path, kernels, platform):
     return rows, untiled
 
 
+def comment(text):
+    """Text from the file inside a C comment: a platform named 'a*/b' must not end it."""
+    return text.replace("*/", "* /").replace("\n", " ")
+
+
 def render(source, rows, untiled):
-    out = [f"/* tiled_matmul choices from {os.path.basename(source)} (pulpsim autotune), made by",
+    out = [f"/* tiled_matmul choices from {comment(os.path.basename(source))} (pulpsim autotune), made by",
            " * kernels/tools/tuned_choices.py: do not edit. */"]
     for u in untiled:
-        out.append(f"/* not tiled, call the kernel directly: {u} */")
+        out.append(f"/* not tiled, call the kernel directly: {comment(u)} */")
     out.append(f"#define TUNED_MATMUL_CHOICES {len(rows)}u")
     out.append(f"static const tuned_matmul_t tuned_matmul_choices[{max(1, len(rows))}] = {{")
     for r in rows:
         kernel = "0 /* matmul_l1 */" if r["kernel"] == "matmul_l1" else r["kernel"]
-        out.append(f"    /* {r['what']}: {r['cycles']} cycles */")
+        out.append(f"    /* {comment(r['what'])}: {comment(str(r['cycles']))} cycles */")
         out.append(f"    {{{r['cores']}u, {r['tcdm_size']}u, {r['m']}u, {r['n']}u, {r['k']}u, {r['a_trans']}u, "
                    f"{r['b_trans']}u, {{{r['tm']}u, {r['tn']}u, {r['tk']}u, {kernel}, {r['guard']}u}}}},")
     out.append("};")

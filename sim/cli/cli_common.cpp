@@ -25,7 +25,9 @@ uint64_t parse_number(const std::string& option, const std::string& text, uint64
     uint64_t v = 0;
     try {
         if (!digits.empty() && digits[0] == '-') throw std::invalid_argument("negative");
-        v = std::stoull(digits, &used, 0);
+        // Hexadecimal with 0x; a leading 0 is decimal, as in the YAML files, not octal.
+        const bool hex = digits.size() > 1 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X');
+        v = std::stoull(digits, &used, hex ? 16 : 10);
     } catch (const std::exception&) {
         used = 0;
     }

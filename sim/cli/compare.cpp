@@ -1,11 +1,15 @@
 // pulpsim compare: every kernel variant of one training layer step, ranked by cycles.
 #include <algorithm>
 #include <boost/program_options.hpp>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fmt/format.h>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
+#include <unistd.h>
 
 #include "cli/cli_common.hpp"
 #include "cluster/cluster_system.hpp"
@@ -165,20 +169,37 @@ int command_compare(const std::vector<std::string>& args) {
                                 {"speedup", per_cycle(naive_cycles, r.cycles)}});
         j["variants"] = std::move(variants);
         const std::string text = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-        if (!json_path.empty()) pulpsim::write_file_atomically(json_path, text);
         if (!plot_path.empty()) {
-            // The plot script reads the table from a file beside the plot, removed afterwards.
-            const std::string table = plot_path + ".table.json";
-            pulpsim::write_file_atomically(table, text);
-            std::string why;
-            const int rc = run_python_script(PULPSIM_SCRIPTS_DIR "/plot_compare.py",
-                                             {"--json", table, "--out", plot_path}, why);
+            // The plot script reads the table from a file of its own in the temporary folder: a name derived
+            // from the plot's could be one of the user's files.
+            const char* tmp = std::getenv("TMPDIR");
+            std::string table = std::string(tmp && *tmp ? tmp : "/tmp") + "/pulpsim-compare-XXXXXX.json";
+            const int fd = mkstemps(table.data(), 5);
+            if (fd < 0)
+                throw std::runtime_error(fmt::format("--plot {}: cannot make a temporary file {}: {}",
+                                                     plot_path, table, std::strerror(errno)));
+            const bool written = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+            ::close(fd);
+            std::string why = written ? "" : "cannot write its table to " + table;
+            const int rc = written ? run_python_script(PULPSIM_SCRIPTS_DIR "/plot_compare.py",
+                                                       {"--json", table, "--out", plot_path}, why)
+                                   : 1;
             std::error_code ec;
             fs::remove(table, ec);
             if (rc != 0)
                 throw std::runtime_error(
                     fmt::format("--plot {}: the plot failed (scripts/plot_compare.py: {})", plot_path,
                                 why.empty() ? "it did not run" : why));
+        }
+        // After the plot, so that a plot that fails leaves no table either.
+        if (!json_path.empty()) {
+            try {
+                pulpsim::write_file_atomically(json_path, text);
+            } catch (...) {
+                std::error_code ec;
+                if (!plot_path.empty()) fs::remove(plot_path, ec);
+                throw;
+            }
         }
     }
 

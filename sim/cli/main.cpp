@@ -85,11 +85,11 @@ int sc_main(int argc, char* argv[]) {
     try {
         if (args.empty() || args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
             print_main_help();
-            return args.empty() ? kExitUsage : 0;
+            return args.empty() ? kExitUsage : checked_standard_output(0);
         }
         if (args[0] == "--version") {
             std::cout << "pulpsim " << kVersion << "\n";
-            return 0;
+            return checked_standard_output(0);
         }
         const std::string command = args[0];
         args.erase(args.begin());

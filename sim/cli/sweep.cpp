@@ -165,7 +165,7 @@ int command_sweep(const std::vector<std::string>& args) {
     if (jobs == 0) throw UsageError("--jobs: must be at least 1");
     if (backend != "local" && backend != "slurm")
         throw UsageError(fmt::format("--backend: '{}' is not local or slurm", backend));
-    if (!export_format.empty() && export_format != "csv" && export_format != "json")
+    if ((vm.count("export") || !export_format.empty()) && export_format != "csv" && export_format != "json")
         throw UsageError(fmt::format("--export: '{}' is not csv or json", export_format));
     if (vm.count("output") && export_format.empty()) throw UsageError("--output goes with --export");
     // An empty path would not mean the default: SQLite takes "" for a temporary database.

@@ -191,13 +191,26 @@ void ClusterMachine::place_program() {
 void ClusterMachine::write_symbol_word(const std::string& name, uint32_t value) {
     const std::optional<uint32_t> addr = elf_.symbol(name);
     if (!addr) throw std::runtime_error(fmt::format("{}: no symbol '{}' to write", elf_.path(), name));
-    if (*addr % 4 != 0 || !bus_.find_ram(*addr, 4))
+    if (elf_.symbol_ambiguous(name))
         throw std::runtime_error(fmt::format(
-            "{}: symbol '{}' at {:#010x} is not a word in the modelled memory", elf_.path(), name, *addr));
+            "{}: symbol '{}' names more than one variable (a static of that name in two files): rename them",
+            elf_.path(), name));
+    // A variable of 1 or 2 bytes takes that many: a word would overwrite whatever follows it.
+    const uint32_t size =
+        elf_.symbol_size(*addr) == 1 || elf_.symbol_size(*addr) == 2 ? elf_.symbol_size(*addr) : 4;
+    if (size < 4 && value >> (8 * size) != 0)
+        throw std::runtime_error(fmt::format("{}: symbol '{}' is {} byte{} long: {} does not fit",
+                                             elf_.path(), name, size, size == 1 ? "" : "s", value));
+    if (*addr % size != 0 || !bus_.find_ram(*addr, size))
+        throw std::runtime_error(fmt::format("{}: symbol '{}' at {:#010x} is not a {} in the modelled memory",
+                                             elf_.path(), name, *addr,
+                                             size == 4   ? "word"
+                                             : size == 2 ? "halfword"
+                                                         : "byte"));
     // The start-up code clears .bss after the host has written it: a value stored there would be lost.
     for (const ElfSegment& seg : elf_.segments())
         if (*addr >= seg.vaddr && uint64_t{*addr} < uint64_t{seg.vaddr} + seg.memsz &&
-            uint64_t{*addr} + 4 > uint64_t{seg.vaddr} + seg.bytes.size())
+            uint64_t{*addr} + size > uint64_t{seg.vaddr} + seg.bytes.size())
             throw std::runtime_error(fmt::format(
                 "{}: symbol '{}' at {:#010x} is zero-initialised (.bss), which the program's start-up clears "
                 "after the host writes it: give it a non-zero initial value",
@@ -205,7 +218,7 @@ void ClusterMachine::write_symbol_word(const std::string& name, uint32_t value) 
     // Little-endian like the cores, whatever the host's byte order.
     const uint8_t bytes[4] = {static_cast<uint8_t>(value), static_cast<uint8_t>(value >> 8),
                               static_cast<uint8_t>(value >> 16), static_cast<uint8_t>(value >> 24)};
-    bus_.write_bytes(*addr, bytes, 4);
+    bus_.write_bytes(*addr, bytes, size);
 }
 
 void ClusterMachine::observe(const ClusterObservers& o) {

@@ -196,7 +196,8 @@ ElfImage ElfImage::load(const std::string& path) {
             const int type = GELF_ST_TYPE(sym.st_info);
             const auto value = static_cast<uint32_t>(sym.st_value);
             if (type == STT_SECTION || type == STT_FILE) continue;
-            image.symbols_.emplace(name, value);
+            if (const auto [it, added] = image.symbols_.emplace(name, value); !added && it->second != value)
+                image.ambiguous_symbols_.insert(name);
             if (type == STT_FUNC || type == STT_OBJECT)
                 image.symbols_by_addr_[value] = {name, static_cast<uint32_t>(sym.st_size)};
         }

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
 #include <vector>
@@ -27,6 +28,8 @@ class ElfImage {
     uint32_t entry() const { return entry_; }
     const std::vector<ElfSegment>& segments() const { return segments_; }
     std::optional<uint32_t> symbol(const std::string& name) const;
+    // Whether the name stands for more than one address (a static of that name in two files, say).
+    bool symbol_ambiguous(const std::string& name) const { return ambiguous_symbols_.contains(name); }
     // Where the instructions are: the executable sections, or the file-backed part of the executable
     // segments when the file has no section headers. Empty (lo == hi) if there is no code.
     std::pair<uint32_t, uint32_t> code_range() const { return code_range_; }
@@ -45,6 +48,7 @@ class ElfImage {
     std::vector<ElfSegment> segments_;
     std::pair<uint32_t, uint32_t> code_range_{0, 0};
     std::map<std::string, uint32_t> symbols_;
+    std::set<std::string> ambiguous_symbols_;
     std::map<uint32_t, std::pair<std::string, uint32_t>> symbols_by_addr_; // addr -> (name, size)
 };
 

@@ -317,12 +317,13 @@ BaselineFile parse_baseline(const std::string& path, std::string text) {
             entry.regions_indent = static_cast<size_t>(kv.first.Mark().column);
             const YAML::Node v = kv.second;
             if (v.IsScalar()) {
-                rb.cycles = r.count(v, fmt::format("region '{}'", rb.name));
+                // A region takes at least a cycle: 0 is no baseline to compare with.
+                rb.cycles = r.positive(v, fmt::format("region '{}'", rb.name));
                 rb.cycles_at = r.span(v);
             } else if (v.IsMap()) {
                 r.known_keys(v, {"cycles", "instret", "mac_per_cycle"}, fmt::format("region '{}'", rb.name));
                 if (!v["cycles"]) r.fail_at(v, fmt::format("region '{}' needs cycles:", rb.name));
-                rb.cycles = r.count(v["cycles"], "cycles");
+                rb.cycles = r.positive(v["cycles"], "cycles");
                 rb.cycles_at = r.span(v["cycles"]);
                 if (v["instret"]) {
                     rb.instret = r.count(v["instret"], "instret");

@@ -112,6 +112,14 @@ def main():
         check(r.returncode == 2 and len(lines) == 1 and word in lines[0] and bad_path in lines[0] and
               open(header_path).read() == "/* before */\n",
               f"tuned_choices.py, {what}: one line naming the file, exit 2, header untouched ({lines})")
+    # A platform's name goes into the header's comments: one with '*/' in it must not end them early.
+    odd_path = os.path.join(w, "odd-platform.yaml")
+    with open(odd_path, "w") as f:
+        f.write(re.sub(r'platform: "?[^,"]+"?', 'platform: "a*/b"', text))
+    r = subprocess.run([sys.executable, tool, odd_path, header_path], capture_output=True, text=True)
+    header = open(header_path).read()
+    check(r.returncode == 0 and "a* /b" in header and header.count("/*") == header.count("*/"),
+          f"tuned_choices.py, a platform named 'a*/b': its comments close where they should ({r.stderr.strip()})")
     return check.exit_status()
 
 

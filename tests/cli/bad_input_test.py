@@ -291,6 +291,10 @@ def main():
         ("--symbol without a value", ["run", "-q", "--symbol", "tune_m", cluster_matmul], 2,
          r"--symbol tune_m: expected NAME=VALUE"),
         ("--symbol in bare mode", ["run", "--bare", "--symbol", "x=1", p("runaway")], 2, r"--symbol needs a cluster"),
+        # A byte variable takes a byte: a larger value would spill into its neighbour.
+        ("--symbol too large for its variable", ["run", "-q", "--symbol", "byte_var=256",
+                                                 os.path.join(args.programs, "symbol_sizes.elf")], 2,
+         r"symbol_sizes\.elf: symbol 'byte_var' is 1 byte long: 256 does not fit$"),
         # (name, argv, exit status, stderr pattern)
         ("missing file", ["run", "--bare", os.path.join(w, "nope.elf")], 2, r"nope\.elf: cannot open file"),
         ("text file", ["run", "--bare", text_file], 2, r"notes\.txt: not an ELF file"),

@@ -92,9 +92,15 @@ def main():
     print(("ok   " if plot_ok else "FAIL ") + f"--plot draws the {len(names)} variants, the fastest in green "
           f"({r.stderr.strip()[-200:]})")
     png = os.path.join(args.workdir, "plot.png")
+    # A file of the user's whose name is the plot's and more is not the plot script's to use.
+    neighbour = png + ".table.json"
+    with open(neighbour, "w") as f:
+        f.write("mine\n")
     r = run(args.sim, ["--layer", "linear", "--step", "fw", "--shape", "64x16", "--plot", png])
     png_ok = r.returncode == 0 and open(png, "rb").read(8) == b"\x89PNG\r\n\x1a\n"
     print(("ok   " if png_ok else "FAIL ") + "--plot writes a PNG by its name")
+    kept = os.path.exists(neighbour) and open(neighbour).read() == "mine\n"
+    print(("ok   " if kept else "FAIL ") + f"--plot leaves {os.path.basename(neighbour)} as it was")
     # The plot gets the mode of any new file (0644 under umask 022), not mkstemp's private 0600; standard
     # output is the table alone.
     umask = os.umask(0)
@@ -124,7 +130,7 @@ def main():
         ("missing program", base + ["--shape", "64x16", "--program", os.path.join(args.workdir, "nope.elf")],
          r"--program .*nope\.elf: no such file"),
     ]
-    failures = 0 if plot_ok and png_ok else 1
+    failures = 0 if plot_ok and png_ok and kept else 1
     for name, argv, pattern in cases:
         if os.path.exists(json_path):
             os.remove(json_path)

@@ -232,6 +232,15 @@ def outputs_apart(sim, work, kernels):
     with open("/dev/full", "w") as full:
         r = subprocess.run([sim, "run", "mm.elf"], stdout=full, stderr=subprocess.PIPE, text=True, cwd=d)
     check(one_line_error(r, "standard output: cannot write"), f"run > /dev/full: exit 2 ({r.stderr.strip()})")
+    for args in (["--version"], ["--help"]):
+        with open("/dev/full", "w") as full:
+            r = subprocess.run([sim, *args], stdout=full, stderr=subprocess.PIPE, text=True, cwd=d)
+        check(one_line_error(r, "standard output: cannot write"), f"{args[0]} > /dev/full: exit 2 ({r.stderr.strip()})")
+    # --export '' is no format, not the absence of --export.
+    r = run(sim, "sweep", os.path.join(work, "configs", "sweeps", "quick.yaml"), "--db", "export.db", "--export", "",
+            cwd=d)
+    check(one_line_error(r, "--export: '' is not csv or json") and not os.path.exists(os.path.join(d, "export.db")),
+          f"sweep --export '': refused before anything runs ({r.stderr.strip()})")
     # A program linked for fewer cores than the platform has is bad input for every verb, before any run.
     many = ["--set", "cluster.cores=16", "--set", "fpu.count=16"]
     for args in (["compare", *step, *many], [*tune, *many, "--db", "many.db"], ["run", *many, "mm.elf"]):

@@ -393,6 +393,10 @@ def main():
          "    regions: {r: 1}\n", 4, "tolerance relative is a fraction of the baseline (0.05 = 5%), at most 1; 50 "
          "would pass a region 51 times as long"),
         ("cycles", "entries:\n  - name: a\n    program: x.elf\n    regions:\n      r: {cycles: -3}\n", 5, "cycles"),
+        ("zero-cycles", "entries:\n  - name: a\n    program: x.elf\n    regions:\n      r: {cycles: 0}\n", 5,
+         "cycles expects a positive integer, got 0"),
+        ("zero-short", "entries:\n  - name: a\n    program: x.elf\n    regions:\n      r: 0\n", 5,
+         "region 'r' expects a positive integer, got 0"),
         ("setkey", "entries:\n  - name: a\n    program: x.elf\n    set: {tcdm.sise: 1}\n    regions: {r: 1}\n", 4,
          "tcdm.sise"),
         # YAML would keep one of the two silently, and --update would edit the other.
