@@ -225,6 +225,7 @@ def draw_bars(plot, rows):
         if tied & set(group):
             tied |= set(group)
     axis_keys = [k for k in plot["axis_keys"] if k not in tied]
+    unmatched = 0  # bars whose baseline point has no result (it failed or has not run): left out, not 0
     for ax, (fvals, grows) in zip(axes, groups):
         xs = distinct(grows, x, order)
         ss = distinct(grows, series, order) if series else [None]
@@ -241,7 +242,11 @@ def draw_bars(plot, rows):
                     ref = [r for r in rows if matches(r, baseline) and all(
                         r[column(key)] == pts[0][column(key)] for key in axis_keys)]
                     base = ref[0][v] if ref else None
-                    val = (val / base if v in HIGHER_IS_BETTER else base / val) if base and val else 0
+                    if not base or not val:
+                        unmatched += 1
+                        heights.append(float("nan"))
+                        continue
+                    val = val / base if v in HIGHER_IS_BETTER else base / val
                 heights.append(val)
             pos = [i + (k - (len(ss) - 1) / 2) * width for i in range(len(xs))]
             ax.bar(pos, heights, width, label=value_text(series, s) if series else None)
@@ -255,6 +260,10 @@ def draw_bars(plot, rows):
     if baseline:
         ref = ", ".join(f"{label(k)} = {w}" for k, w in baseline.items())
         axes[0].set_ylabel(f"speed-up over {ref}" if len(ref) < 40 else "speed-up")
+        if unmatched:
+            note = f"{unmatched} bar{'s' if unmatched > 1 else ''} left out: no result at the baseline ({ref})"
+            fig.text(0.5, -0.02, note, ha="center", va="top", fontsize=8, color="firebrick")
+            print(f"plot_sweep: warning: {plot['file']}: {note}", file=sys.stderr)
         for ax in axes:
             ax.axhline(1.0, color="gray", linewidth=0.8)
     else:
