@@ -244,7 +244,8 @@ int command_run(const std::vector<std::string>& args) {
         "quiet,q", "do not print the report table")("progress",
                                                     "print progress to stderr even when not a terminal")(
         "log-level", po::value(&log_level)->value_name("LEVEL"),
-        "trace, debug, info, warn (default), error, off");
+        "trace, debug, info, warn (default), error, off (as error: a failing run's one-line error always "
+        "shows)");
     po::options_description hidden;
     std::string program;
     hidden.add_options()("program", po::value(&program));
@@ -269,7 +270,8 @@ int command_run(const std::vector<std::string>& args) {
     const auto level = spdlog::level::from_str(log_level);
     if (level == spdlog::level::off && log_level != "off")
         throw UsageError(fmt::format("--log-level: unknown level '{}'", log_level));
-    spdlog::set_level(level);
+    // A run that fails says why in one line at any level: off quiets the rest, as error does.
+    spdlog::set_level(std::min(level, spdlog::level::err));
     if (program.empty()) throw UsageError("run: no program given (usage: pulpsim run [--bare] PROGRAM.elf)");
     const bool bare = vm.count("bare") > 0;
     if (bare && !platform_file.empty()) throw UsageError("run: --bare and --platform exclude each other");

@@ -291,6 +291,9 @@ def main():
         ("--symbol without a value", ["run", "-q", "--symbol", "tune_m", cluster_matmul], 2,
          r"--symbol tune_m: expected NAME=VALUE"),
         ("--symbol in bare mode", ["run", "--bare", "--symbol", "x=1", p("runaway")], 2, r"--symbol needs a cluster"),
+        # Quiet logging does not hide why a run failed.
+        ("--log-level off", ["run", "--log-level", "off", "--set", "cluster.cores=0", cluster_matmul], 2,
+         r"--set cluster\.cores: must be between 1 and 16, got 0$"),
         # A byte variable takes a byte: a larger value would spill into its neighbour.
         ("--symbol too large for its variable", ["run", "-q", "--symbol", "byte_var=256",
                                                  os.path.join(args.programs, "symbol_sizes.elf")], 2,
