@@ -178,6 +178,7 @@ std::string to_text(const Value& v) {
 ResultsStore::ResultsStore(const std::string& path) : path_(path) {
     open(SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, false, [this] {
         // WAL: readers (plots, queries) never block the sweep that writes.
+        check_layout();
         exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;");
         create_schema();
     });
@@ -249,6 +250,30 @@ void ResultsStore::check_owner() const {
         "{}: not a pulpsim results database (another program's SQLite file{}); "
         "it was left untouched",
         path_, tables.empty() ? "" : ", with tables " + fmt::format("{}", fmt::join(tables, ", "))));
+}
+
+// A table of another layout (an older pulpsim's) is refused before anything, even the journal mode, changes
+// in the file.
+void ResultsStore::check_layout() const {
+    const std::vector<std::pair<std::string, std::vector<std::string>>> fixed_columns = {
+        {"points",
+         {"id", "program", "program_hash", "simulator", "platform", "max_cycles", "config", "status",
+          "exit_code", "signalled", "error", "report", "host_seconds", "stored_at"}},
+        {"regions", {"point_id", "name"}},
+        {"sweeps", {"name", "spec_path", "spec", "points", "updated_at"}},
+        {"sweep_points", {"sweep", "ordinal", "point_id"}}};
+    for (const auto& [table, cols] : fixed_columns) {
+        std::set<std::string> have;
+        for (const auto& row : query("SELECT name FROM pragma_table_info(?)", {table}).rows)
+            have.insert(std::get<std::string>(row[0]));
+        if (have.empty()) continue; // not made yet
+        for (const auto& col : cols)
+            if (!have.count(col))
+                throw std::runtime_error(
+                    fmt::format("{}: its {} table has no column '{}' (the layout of another "
+                                "pulpsim version): give a new database; it was left untouched",
+                                path_, table, col));
+    }
 }
 
 void ResultsStore::create_schema() {

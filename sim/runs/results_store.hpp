@@ -83,6 +83,7 @@ class ResultsStore {
     void exec(const std::string& sql) const;
     // Throws for a SQLite file another program made: nothing of it may change.
     void check_owner() const;
+    void check_layout() const;
     void create_schema();
 
     std::string path_;

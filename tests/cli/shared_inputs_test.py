@@ -129,6 +129,15 @@ def foreign_databases(sim, work):
     r = run(sim, "sweep", "configs/sweeps/quick.yaml", "--db", stamped, "--no-run", cwd=work)
     check(one_line_error(r, "not a pulpsim results database") and digest(stamped) == before,
           f"an empty database stamped by another application is refused ({r.stderr.strip()})")
+    # Ours, but of another layout: refused before a table or view is added to it.
+    older = os.path.join(work, "older.db")
+    with sqlite3.connect(older) as db:
+        db.execute("PRAGMA application_id = 1347178579")  # "PLPS"
+        db.execute("CREATE TABLE points (id TEXT PRIMARY KEY, program TEXT NOT NULL, program_hash TEXT NOT NULL)")
+    before = digest(older)
+    r = run(sim, "sweep", "configs/sweeps/quick.yaml", "--db", older, "--no-run", cwd=work)
+    check(one_line_error(r, older, "its points table has no column 'simulator'") and digest(older) == before,
+          f"a pulpsim database of another layout is refused and left as it was ({r.stderr.strip()})")
 
 
 def rebuilt_mid_sweep(sim, work, kernels):
