@@ -467,15 +467,18 @@ int command_regress(const std::vector<std::string>& args) {
     }
     std::cout << fmt::format("{}: {} of {}, {} failing\n", file.path, counted(rows.size(), "region"),
                              counted(file.entries.size(), "entry", "entries"), failures);
-    if (!junit_path.empty()) write_file_atomically(junit_path, junit(file.path, rows, allow_faster));
-    if (!markdown_path.empty()) write_file_atomically(markdown_path, markdown(file.path, rows, allow_faster));
+    // The reports and the updated baseline are written all or none: a full disk or a baseline --update cannot
+    // rewrite leaves none of them behind.
+    std::vector<std::pair<std::string, std::string>> written;
+    if (!junit_path.empty()) written.emplace_back(junit_path, junit(file.path, rows, allow_faster));
+    if (!markdown_path.empty()) written.emplace_back(markdown_path, markdown(file.path, rows, allow_faster));
+    const bool update = vm.count("update") > 0;
+    const std::string updated = update ? runs::updated_baseline(file, results) : file.text;
+    if (updated != file.text) written.emplace_back(file.path, updated);
+    write_files_atomically(written);
     if (history_store) append_history(*history_store, file.path, version, rows, failures);
-    if (vm.count("update")) {
-        const std::string text = runs::updated_baseline(file, results);
-        if (text != file.text) {
-            write_file_atomically(file.path, text);
-            std::fprintf(stderr, "regress: updated %s\n", file.path.c_str());
-        }
+    if (update) {
+        if (updated != file.text) std::fprintf(stderr, "regress: updated %s\n", file.path.c_str());
         // A failed entry has no numbers to bless: the others are updated, the run still fails.
         std::vector<std::string> failed;
         for (const auto& e : file.entries)
