@@ -602,12 +602,11 @@ int command_autotune(const std::vector<std::string>& args) {
         step_json["measured"] = std::move(rows);
         steps_json.push_back(std::move(step_json));
     }
-    if (!winners.empty()) {
-        make_parent_folder("--tuning", tuning_path);
-        runs::record_tuning(tuning_path, winners, known_kernels);
-        std::fprintf(stderr, "autotune: %zu winner%s written to %s\n", winners.size(),
-                     winners.size() == 1 ? "" : "s", tuning_path.c_str());
-    }
+    // The tuning file and the JSON are written all or none: a JSON that cannot be written leaves the tuning
+    // file as it was.
+    std::vector<std::pair<std::string, std::string>> written;
+    if (!winners.empty())
+        written.emplace_back(tuning_path, runs::tuning_with(tuning_path, winners, known_kernels));
     if (vm.count("json")) {
         nlohmann::ordered_json j;
         j["layer"] = layer;
@@ -618,9 +617,13 @@ int command_autotune(const std::vector<std::string>& args) {
         j["free_tcdm"] = tiled_free; // what the tiled program leaves for its tiles
         j["guard_bytes"] = guard_bytes;
         j["steps"] = std::move(steps_json);
-        write_file_atomically(json_path,
-                              j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+        written.emplace_back(json_path,
+                             j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
     }
+    write_files_atomically(written);
+    if (!winners.empty())
+        std::fprintf(stderr, "autotune: %zu winner%s written to %s\n", winners.size(),
+                     winners.size() == 1 ? "" : "s", tuning_path.c_str());
     return status;
 }
 

@@ -392,8 +392,24 @@ int command_regress(const std::vector<std::string>& args) {
                                      "`pulpsim regress {} --update`",
                                      init_out, init_out));
     // The history is opened (its folder made, as for a sweep's database) before the entries run, so that
-    // one it cannot open is an error at once.
-    std::optional<runs::ResultsStore> history_store;
+    // one it cannot open is an error at once. One this run creates is removed again unless the run is
+    // appended to it: an interrupted or failed run leaves no empty database behind.
+    const bool new_history =
+        !history.empty() && fs::symlink_status(history, exists_error).type() == fs::file_type::not_found;
+    struct RemovedUnlessKept {
+        std::vector<std::string> files;
+        bool keep = false;
+        ~RemovedUnlessKept() {
+            std::error_code ignored;
+            if (!keep)
+                for (const auto& f : files)
+                    fs::remove(f, ignored);
+        }
+    } created_history;
+    if (new_history)
+        for (const auto& [what, file] : database_files("--history", history))
+            created_history.files.push_back(file);
+    std::optional<runs::ResultsStore> history_store; // closed before created_history removes its files
     if (!history.empty()) {
         make_parent_folder("--history", history);
         history_store.emplace(history);
@@ -476,7 +492,10 @@ int command_regress(const std::vector<std::string>& args) {
     const std::string updated = update ? runs::updated_baseline(file, results) : file.text;
     if (updated != file.text) written.emplace_back(file.path, updated);
     write_files_atomically(written);
-    if (history_store) append_history(*history_store, file.path, version, rows, failures);
+    if (history_store) {
+        append_history(*history_store, file.path, version, rows, failures);
+        created_history.keep = true;
+    }
     if (update) {
         if (updated != file.text) std::fprintf(stderr, "regress: updated %s\n", file.path.c_str());
         // A failed entry has no numbers to bless: the others are updated, the run still fails.

@@ -489,8 +489,8 @@ std::vector<TuningEntry> load_tuning(const std::string& path, const KernelLookup
     return out;
 }
 
-void record_tuning(const std::string& path, const std::vector<TuningEntry>& entries,
-                   const KernelLookup& kernels) {
+std::string tuning_with(const std::string& path, const std::vector<TuningEntry>& entries,
+                        const KernelLookup& kernels) {
     std::vector<TuningEntry> all = load_tuning(path, kernels);
     for (const TuningEntry& e : entries) {
         auto it = std::find_if(all.begin(), all.end(), [&](const TuningEntry& o) { return o.same_key(e); });
@@ -515,7 +515,7 @@ void record_tuning(const std::string& path, const std::vector<TuningEntry>& entr
         if (e.guard_bytes) out << fmt::format(", guard: {}", *e.guard_bytes);
         out << fmt::format(", cycles: {}, mac_per_cycle: {:.4f}}}\n", e.cycles, e.mac_per_cycle);
     }
-    write_file_atomically(path, out.str());
+    return out.str();
 }
 
 } // namespace pulpsim::runs

@@ -168,8 +168,9 @@ using KernelLookup =
 // rules of autotune's options, and no two entries share a key (same_key). One-line errors naming file, line
 // and key.
 std::vector<TuningEntry> load_tuning(const std::string& path, const KernelLookup& kernels = {});
-// Adds the entries to the file (replacing those with the same key) and writes it all or nothing.
-void record_tuning(const std::string& path, const std::vector<TuningEntry>& entries,
-                   const KernelLookup& kernels = {});
+// The file's text with the entries added (replacing those with the same key), for the caller to write with
+// its other outputs, all or none.
+std::string tuning_with(const std::string& path, const std::vector<TuningEntry>& entries,
+                        const KernelLookup& kernels = {});
 
 } // namespace pulpsim::runs

@@ -12,18 +12,22 @@
 - impossible requests are one line and exit status 2, with no tuning file written;
 - a tuning file autotune would not write (unknown keys, a layer, step, shape or kernel its options and programs
   do not know, two entries of one key) is one line naming file, line and key, exit status 2, the file untouched;
-- an entry measured with --program names that program, and its kernel is checked against that program only.
+- an entry measured with --program names that program, and its kernel is checked against that program only;
+- a JSON that cannot be written when the tune ends (its folder removed meanwhile) is one line and leaves the
+  tuning file as it was: the two are written all or none.
 """
 import argparse
 import json
 import os
 import re
 import shutil
+import signal
 import sqlite3
 import subprocess
 import sys
+import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from checks import Checks, fresh_dir  # noqa: E402
+from checks import Checks, children_of, fresh_dir  # noqa: E402
 
 check = Checks()
 
@@ -222,6 +226,27 @@ def main():
     lines = r.stderr.strip().splitlines()
     check(r.returncode == 2 and len(lines) == 1 and "kernel: 'my_kernel' is not a kernel of my_compare.elf" in lines[0],
           f"the same program again: its entry's kernel is checked against it ({lines})")
+
+    # The JSON's folder goes away while the tiles run (the process stopped meanwhile, past its start-up
+    # checks): the JSON cannot be written, so neither is the tuning file.
+    json_dir = os.path.join(w, "json-folder")
+    os.makedirs(json_dir)
+    before = open(tuning).read()
+    p = subprocess.Popen([args.sim, "autotune", "--db", os.path.join(w, "gone.db"), "--tuning", tuning,
+                          "--no-progress", "-j1", "--layer", "linear", "--step", "fw", "--shape", "64x16",
+                          *small_l1, "--json", os.path.join(json_dir, "out.json")],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while not children_of(p.pid) and p.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    p.send_signal(signal.SIGSTOP)
+    shutil.rmtree(json_dir)
+    p.send_signal(signal.SIGCONT)
+    out, err = p.communicate(timeout=900)
+    errors = [line for line in err.splitlines() if "error" in line]
+    check(p.returncode == 2 and len(errors) == 1 and "out.json: cannot write" in errors[0]
+          and err.strip().splitlines()[-1] == errors[0] and open(tuning).read() == before,
+          f"a JSON that cannot be written: one line, exit {p.returncode}, the tuning file untouched ({errors})")
     return check.exit_status()
 
 

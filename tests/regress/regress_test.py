@@ -20,7 +20,7 @@ import xml.etree.ElementTree as ET
 
 import yaml
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from checks import Checks, fresh_dir  # noqa: E402
+from checks import Checks, children_of, fresh_dir  # noqa: E402
 
 check = Checks()
 
@@ -45,23 +45,6 @@ def junit_counts(path, baseline_cycles, now):
         return False, f"the JUnit report parses ({e})"
     ok = len(cases) == 5 and len(failed) == 1 and str(baseline_cycles) in msg and str(now) in msg
     return ok, f"the JUnit report parses ({reader}): 5 test cases, 1 failure carrying the numbers ({msg!r})"
-
-
-def children_of(pid):
-    """The processes whose parent is `pid` (from /proc)."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as f:
-                stat = f.read()
-        except OSError:
-            continue
-        # pid (comm) state ppid ...: comm may hold spaces and parentheses, so split after its last ')'.
-        if int(stat[stat.rindex(")") + 2:].split()[1]) == pid:
-            found.append(int(entry))
-    return found
 
 
 def main():
@@ -208,8 +191,9 @@ def main():
         f.write("entries:\n" + "".join(f"  - name: pw{i}\n    program: {long_step}\n    set: {{l2.size: 4MiB}}\n"
                                          f"    regions:\n      pw_train: 1\n" for i in range(4)))
     report = os.path.join(w, "interrupted.xml")
-    p = subprocess.Popen([args.sim, "regress", interrupted, "-j1", "--junit", report], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)
+    new_history = os.path.join(w, "interrupted_history.db")
+    p = subprocess.Popen([args.sim, "regress", interrupted, "-j1", "--junit", report, "--history", new_history],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     # Past the start-up (hashing the simulator and the programs, which a busy machine slows down): once the
     # first entry's simulation runs. A background job of a script ignores SIGINT, so one sent before would be
     # lost.
@@ -219,9 +203,11 @@ def main():
     time.sleep(0.3)
     p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=120)
+    left = [f for f in os.listdir(w) if f.startswith("interrupted_history.db")]
     check(p.returncode == 130 and err.strip().splitlines()[-1:] == [
-        "regress: interrupted; no report, update or history entry was written"] and not os.path.exists(report),
-        f"SIGINT mid-run: exit 130, one line, no report ({p.returncode}: {err.strip()[-200:]})")
+        "regress: interrupted; no report, update or history entry was written"] and not os.path.exists(report)
+        and not left, f"SIGINT mid-run: exit 130, one line, no report, no new history database "
+        f"({p.returncode}: {err.strip()[-200:]}; left {left})")
 
     # Failed entries: a missing program and a program whose own check fails.
     broken = os.path.join(w, "broken.yaml")
