@@ -183,17 +183,11 @@ Key enum_key(std::string name, const std::array<std::pair<std::string_view, E>, 
     return k;
 }
 
-bool valid_name(std::string_view s) {
-    return !s.empty() && s.size() <= 64 && std::all_of(s.begin(), s.end(), [](char c) {
-        return c >= 0x20 && c <= 0x7e && c != '"' && c != '\\';
-    });
-}
-
 Key name_key(std::string name) {
     Key k{.name = std::move(name),
           .expects = "a name (1 to 64 printable characters, no quotes or backslashes)"};
     k.set = [](PlatformConfig& c, const std::string& text) -> std::optional<std::string> {
-        if (!valid_name(text))
+        if (!valid_platform_name(text))
             return fmt::format(
                 "expects a name (1 to 64 printable characters, no quotes or backslashes), got '{}'",
                 shown(text));
@@ -451,7 +445,7 @@ void set_value(PlatformConfig& c, const Key& key, const YAML::Node& value, const
 std::string name_from_path(const std::string& path) {
     std::string name = std::filesystem::path(path).stem().string().substr(0, 64);
     for (char& ch : name)
-        if (!valid_name(std::string(1, ch))) ch = '_';
+        if (!valid_platform_name(std::string(1, ch))) ch = '_';
     return name.empty() ? "custom" : name;
 }
 
@@ -492,6 +486,12 @@ std::string apply_one(PlatformConfig& c, const std::string& assignment) {
 }
 
 } // namespace
+
+bool valid_platform_name(std::string_view s) {
+    return !s.empty() && s.size() <= 64 && std::all_of(s.begin(), s.end(), [](char c) {
+        return c >= 0x20 && c <= 0x7e && c != '"' && c != '\\';
+    });
+}
 
 std::optional<uint64_t> parse_size(std::string_view text) {
     // No bare "B" suffix: it would make hex sizes such as 0x1B ambiguous.

@@ -135,6 +135,9 @@ std::string to_yaml(const PlatformConfig& config);
 
 // All keys, `section.key`, in table order (for help texts).
 std::vector<std::string> platform_keys();
+// What platform.name takes: 1 to 64 printable characters, no quotes or backslashes (the name goes into
+// reports and tuning files as it is).
+bool valid_platform_name(std::string_view name);
 // What an error about the unknown key `key` ends with: the key it likely meant, else the keys of its section,
 // else the sections.
 std::string platform_key_hint(std::string_view key);

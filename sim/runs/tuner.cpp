@@ -13,6 +13,7 @@
 #include <tuple>
 #include <yaml-cpp/yaml.h>
 
+#include "cluster/platform_config.hpp"
 #include "cluster/printable.hpp"
 #include "cluster/report.hpp"
 #include "cluster/yaml_document.hpp"
@@ -410,6 +411,12 @@ std::vector<TuningEntry> load_tuning(const std::string& path, const KernelLookup
                    "an entry");
         TuningEntry t;
         t.platform = field<std::string>(path, e, "platform");
+        if (!valid_platform_name(t.platform))
+            tuning_error(
+                path, e["platform"],
+                fmt::format("platform: '{}' is not a platform name (1 to 64 printable characters, no "
+                            "quotes or backslashes)",
+                            printable(t.platform)));
         t.cores = field<unsigned>(path, e, "cores");
         if (t.cores == 0) tuning_error(path, e["cores"], "cores: must be at least 1");
         t.tcdm_size = field<uint64_t>(path, e, "tcdm_size");

@@ -196,6 +196,8 @@ def main():
         ("a malformed shape", [re.sub(r"shape: [\w]+", "shape: banana", written)], 2, "shape: 'banana'"),
         ("a shape of another layer's form", [re.sub(r"shape: [\w]+", "shape: 12x10", written)], 2, "shape 12x10"),
         ("an unknown kernel", [written.replace(f'kernel: "{kernel}"', 'kernel: "nokernel"')], 2, "kernel: 'nokernel'"),
+        ("a platform name platform files refuse", [written.replace('platform: "pulp-open"', r'platform: "pulp\\open"')],
+         2, r"platform: 'pulp\open' is not a platform name"),
         ("two entries of one key", [written, other], 3, "tuned twice (first on line 2)"),
     ]:
         path = os.path.join(w, "bad-tuning.yaml")
