@@ -320,6 +320,9 @@ void ResultsStore::create_schema() {
     for (const auto& m : region_metrics())
         region_cols.emplace_back(m, is_text_metric(m) ? "TEXT" : "");
     add_columns("regions", region_cols);
+    // The program's path as the sweep names it: byte-identical programs at two paths share one point, whose
+    // own `program` is the first path that ran it.
+    add_columns("sweep_points", {{"program", "TEXT"}});
 
     std::string keys, metrics;
     for (const auto& key : platform_keys())
@@ -327,8 +330,9 @@ void ResultsStore::create_schema() {
     for (const auto& m : region_metrics())
         metrics += ", r." + sql_name(m);
     exec("DROP VIEW IF EXISTS results");
-    exec("CREATE VIEW results AS SELECT s.sweep, s.ordinal, p.id AS point_id, p.program, p.platform" + keys +
-         ", p.status, p.exit_code, p.error, r.name AS region" + metrics +
+    exec("CREATE VIEW results AS SELECT s.sweep, s.ordinal, p.id AS point_id,"
+         " COALESCE(s.program, p.program) AS program, p.platform" +
+         keys + ", p.status, p.exit_code, p.error, r.name AS region" + metrics +
          " FROM sweep_points s JOIN points p ON p.id = s.point_id"
          " LEFT JOIN regions r ON r.point_id = p.id");
     tx.commit();
@@ -489,11 +493,13 @@ void ResultsStore::record_sweep(const SweepSpec& spec, const std::vector<DesignP
         Statement del(db_, "DELETE FROM sweep_points WHERE sweep = ?", path_);
         del.bind(1, spec.name);
         del.step(path_);
-        Statement ins(db_, "INSERT INTO sweep_points (sweep, ordinal, point_id) VALUES (?, ?, ?)", path_);
+        Statement ins(db_, "INSERT INTO sweep_points (sweep, ordinal, point_id, program) VALUES (?, ?, ?, ?)",
+                      path_);
         for (size_t i = 0; i < points.size(); ++i) {
             ins.bind(1, spec.name);
             ins.bind(2, static_cast<int64_t>(i));
             ins.bind(3, points[i].id);
+            ins.bind(4, points[i].program);
             ins.step(path_);
             ins.reset();
         }

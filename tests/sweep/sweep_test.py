@@ -478,6 +478,25 @@ regions: matmul
     sweep(sim, spec, db, "--export", "csv", "--output", out)
     check(open(out).read() == r_csv.stdout, "--export --output writes the same file")
 
+    # A byte-identical copy of a.elf is the same design point, already stored; the results view and the
+    # export still name each program as the sweep does.
+    twin = shutil.copy(a, os.path.join(work, "a_twin.elf"))
+    twins = write(os.path.join(work, "twins.yaml"), f"""name: twins
+program: [{a}, {twin}]
+grid:
+  tcdm.size: [64KiB]
+regions: matmul
+""")
+    r = sweep(sim, twins, db)
+    con = sqlite3.connect(db)
+    named = [p for (p,) in con.execute("SELECT program FROM results WHERE sweep = 'twins' ORDER BY ordinal")]
+    con.close()
+    exported = [row["program"] for row in csv.DictReader(io.StringIO(sweep(sim, twins, db, "--export", "csv").stdout))]
+    check(r.returncode == 0 and "all 2 points already stored" in r.stderr and named == [a, twin]
+          and exported == [a, twin],
+          f"byte-identical programs share a stored point, and the results view and export name each "
+          f"({r.stderr.strip()[-120:]!r}; view {named}; export {exported})")
+
 
 def database_names_are_files(sim, work, kernels):
     """--db names a file, whatever SQLite would make of the name: no result goes to a database in memory."""
