@@ -7,8 +7,10 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <iostream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
+#include <set>
 #include <spdlog/spdlog.h>
 #include <sys/wait.h>
 #include <thread>
@@ -90,6 +92,36 @@ void make_plot_folder(const std::string& dir) {
             fmt::format("--out {}: cannot write into the plot folder: {}", dir, std::strerror(errno)));
 }
 
+// The failed points' lines: each error is shown with the first few points that gave it, as they fail (or,
+// for failures stored before, at the end); the end counts the rest. A sweep whose every point fails for one
+// reason (a program the platform cannot run) says so in a few lines, not in one per point.
+class FailureLines {
+  public:
+    explicit FailureLines(std::string sweep) : sweep_(std::move(sweep)) {}
+    // The line for a failed point, empty once its error was shown for kShown points.
+    std::string line(const runs::DesignPoint& p, const std::string& error) {
+        listed_.insert(p.id);
+        if (++points_with_[error] > kShown) return "";
+        std::string where;
+        for (const auto& [k, v] : p.axes)
+            where += fmt::format("{}{}={}", where.empty() ? "" : " ", k, v);
+        return fmt::format("sweep {}: failed point {}: {}", sweep_, where.empty() ? p.program : where, error);
+    }
+    bool listed(const std::string& id) const { return listed_.count(id) > 0; }
+    void print_counts() const {
+        for (const auto& [error, n] : points_with_)
+            if (n > kShown)
+                std::fprintf(stderr, "sweep %s: %zu more failed points: %s\n", sweep_.c_str(), n - kShown,
+                             error.c_str());
+    }
+
+  private:
+    static constexpr size_t kShown = 3;
+    std::string sweep_;
+    std::set<std::string> listed_;
+    std::map<std::string, size_t> points_with_;
+};
+
 } // namespace
 
 int command_sweep(const std::vector<std::string>& args) {
@@ -107,7 +139,8 @@ int command_sweep(const std::vector<std::string>& args) {
     desc.add_options()("help,h", "show this help")("db", po::value(&db)->value_name("FILE"),
                                                    "results database (default results/pulpsim.db)")(
         "jobs,j", po::value(&jobs)->value_name("N"), "points at once (default: all cores)")(
-        "out", po::value(&out_dir)->value_name("DIR"), "folder for the plots (default results/<sweep name>)")(
+        "out", po::value(&out_dir)->value_name("DIR"),
+        "folder for the plots (default <folder of --db>/<sweep name>)")(
         "no-run", "simulate nothing: show the table and draw the plots from what is stored")(
         "no-plots", "do not draw the plots")("retry-failed", "run the points stored as failed again")(
         "export", po::value(&export_format)->value_name("csv|json"),
@@ -243,6 +276,7 @@ int command_sweep(const std::vector<std::string>& args) {
                         db, std::strerror(not_writable), spec.name));
 
     int status = 0;
+    FailureLines failures(spec.name);
     if (run) {
         std::vector<std::string> ids;
         for (const auto& p : points)
@@ -328,10 +362,14 @@ int command_sweep(const std::vector<std::string>& args) {
             options.terminal = isatty(STDERR_FILENO) != 0;
             options.show_progress = !vm.count("no-progress");
             options.label = spec.name;
+            options.failure_line = [&](const runs::DesignPoint& p, const runs::PointResult& r) {
+                return failures.line(p, r.error);
+            };
             const auto end = runs::run_points(
                 pending, options,
                 [&](const runs::DesignPoint& p, const runs::PointResult& r) { store.put(p, version, r); });
             if (end == runs::RunnerEnd::Interrupted) {
+                failures.print_counts();
                 std::fprintf(stderr,
                              "sweep %s: interrupted; finished points are stored in %s: run again to resume\n",
                              spec.name.c_str(), db.c_str());
@@ -350,14 +388,12 @@ int command_sweep(const std::vector<std::string>& args) {
             ++stored;
             if (it->second.status != "ok") {
                 ++failed;
-                std::string where;
-                for (const auto& [k, v] : p.axes)
-                    where += fmt::format("{}{}={}", where.empty() ? "" : " ", k, v);
-                if (export_format.empty())
-                    std::fprintf(stderr, "sweep %s: failed point %s: %s\n", spec.name.c_str(),
-                                 where.empty() ? p.program.c_str() : where.c_str(), it->second.error.c_str());
+                if (export_format.empty() && !failures.listed(p.id))
+                    if (const std::string line = failures.line(p, it->second.error); !line.empty())
+                        std::fprintf(stderr, "%s\n", line.c_str());
             }
         }
+    if (export_format.empty()) failures.print_counts();
     if (failed || stored < points.size()) status = kExitSomeFailed;
     // Regions are known once points ran: a misspelt one is refused rather than shown as an empty table.
     if (const std::string unknown = runs::unknown_regions(spec, points, results); !unknown.empty())

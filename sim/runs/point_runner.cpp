@@ -183,6 +183,13 @@ void Progress::update(size_t done, size_t failed) {
         draw(true);
 }
 
+void Progress::note(const std::string& line) {
+    if (terminal_ && drawn_) std::fputs("\r\x1b[K", stderr);
+    std::fprintf(stderr, "%s\n", line.c_str());
+    if (terminal_ && drawn_) draw(false);
+    std::fflush(stderr);
+}
+
 void Progress::finish() {
     if (terminal_ && drawn_) {
         draw(false);
@@ -266,6 +273,10 @@ RunnerEnd run_points(const std::vector<const DesignPoint*>& points, const Runner
                     on_result(*it->second.point, result);
                     ++done;
                     failed += result.ok ? 0 : 1;
+                    if (!result.ok && options.failure_line)
+                        if (const std::string line = options.failure_line(*it->second.point, result);
+                            !line.empty())
+                            progress.note(line);
                 }
                 running.erase(it);
                 if (interrupted && running.empty()) break;

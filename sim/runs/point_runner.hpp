@@ -16,6 +16,8 @@ class Progress {
   public:
     Progress(std::string label, size_t total, bool terminal);
     void update(size_t done, size_t failed);
+    // A line of its own on stderr, above the bar.
+    void note(const std::string& line);
     void finish();
 
   private:
@@ -39,6 +41,8 @@ struct RunnerOptions {
     bool show_progress = true;
     bool terminal = false; // progress as a redrawn bar
     std::string label = "sweep";
+    // The line to print, as it happens, for a point that failed (empty: none).
+    std::function<std::string(const DesignPoint&, const PointResult&)> failure_line;
 };
 
 // What a failed point's error says, from one of its outputs: the last non-empty line that is not one of the

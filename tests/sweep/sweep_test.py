@@ -659,6 +659,29 @@ plots:
         shutil.rmtree(base, ignore_errors=True)
 
 
+def failures_as_they_happen(sim, work, kernels):
+    """A failed point's reason is printed as it fails, above the progress; each error is listed for three
+    points and the rest are counted, in the run and again from the database."""
+    bad = os.path.join(kernels, "layers_error_zero.elf")
+    spec = write(os.path.join(work, "failing.yaml"), f"""name: failing
+program: {bad}
+grid:
+  tcdm.size: [64KiB, 128KiB, 256KiB, 512KiB, 1MiB]
+""")
+    db = os.path.join(work, "failing.db")
+    for run in ("running", "stored"):
+        r = sweep(sim, spec, db, "-j1", "-q")
+        lines = r.stderr.strip().splitlines()
+        listed = [i for i, line in enumerate(lines) if "failing: failed point tcdm.size=" in line]
+        counted = [line for line in lines if line == "sweep failing: 2 more failed points: exit status 1: "
+                   "error: conv2d: zero dimension"]
+        progress = [i for i, line in enumerate(lines) if line.startswith("failing: 5/5 points, 5 failed")]
+        check(r.returncode == 1 and len(listed) == 3 and len(counted) == 1
+              and (run == "stored" or (len(progress) == 1 and listed[-1] < progress[0])),
+              f"five points failing alike ({run}): three listed (before the last progress line when they run), "
+              f"two counted ({lines})")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sim", required=True)
@@ -669,6 +692,7 @@ def main():
     fresh_dir(args.workdir)
     bad_specs(args.sim, args.workdir, args.kernels)
     identity_and_failures(args.sim, args.workdir, args.kernels)
+    failures_as_they_happen(args.sim, args.workdir, args.kernels)
     order_and_exclusion(args.sim, args.workdir, args.kernels, os.path.join(args.workdir, "ident.db"))
     refused_before_running(args.sim, args.workdir, args.kernels)
     regions_and_mixed_points(args.sim, args.workdir, args.kernels)
