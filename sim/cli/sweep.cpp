@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fmt/format.h>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -267,7 +268,23 @@ int command_sweep(const std::vector<std::string>& args) {
     if (!reads_only) make_parent_folder("--db", db);
     runs::ResultsStore store =
         reads_only ? runs::ResultsStore(db, runs::ResultsStore::ReadOnly{}) : runs::ResultsStore(db);
-    if (!reads_only) store.record_sweep(spec, points);
+    if (!reads_only) {
+        // A sweep is known by its name: another file of the same name takes its place (the points stay
+        // stored, and running the first file again puts it back without simulating).
+        const auto recorded =
+            store.query("SELECT spec_path, spec FROM sweeps WHERE name = ?", {spec.name}).rows;
+        if (!recorded.empty()) {
+            const std::string before = runs::to_text(recorded[0][0]);
+            std::ifstream now_file(spec.path, std::ios::binary);
+            const std::string now_text{std::istreambuf_iterator<char>(now_file), {}};
+            std::error_code same_error;
+            if (before != spec.path && !fs::equivalent(before, spec.path, same_error) &&
+                runs::to_text(recorded[0][1]) != now_text)
+                std::fprintf(stderr, "sweep %s: replaces the sweep of that name recorded from %s in %s\n",
+                             spec.name.c_str(), before.c_str(), db.c_str());
+        }
+        store.record_sweep(spec, points);
+    }
     if (not_writable && !store.records_sweep(spec, points))
         throw UsageError(
             fmt::format("--db {}: cannot write to it ({}), and it does not hold sweep '{}' with the "

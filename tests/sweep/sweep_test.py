@@ -478,6 +478,21 @@ regions: matmul
     sweep(sim, spec, db, "--export", "csv", "--output", out)
     check(open(out).read() == r_csv.stdout, "--export --output writes the same file")
 
+    # Another file under the same name replaces the recorded sweep, and says so; the same file from another
+    # path (a link) does not.
+    other = write(os.path.join(work, "ident-other.yaml"), open(spec).read().replace("128KiB]", "256KiB]"))
+    r = sweep(sim, other, db, "-q")
+    replaced = [line for line in r.stderr.splitlines() if "replaces the sweep of that name" in line]
+    check(replaced == [f"sweep ident: replaces the sweep of that name recorded from {spec} in {db}"],
+          f"another file named ident: one line says it replaces the recorded sweep ({replaced})")
+    link = os.path.join(work, "ident-link.yaml")
+    os.symlink(other, link)
+    r = sweep(sim, link, db, "-q", "--no-run")
+    check("replaces the sweep" not in r.stderr, f"the same file through a link replaces nothing ({r.stderr.strip()!r})")
+    r = sweep(sim, spec, db, "-q")
+    check("replaces the sweep of that name" in r.stderr and "running" not in r.stderr,
+          "the first file again puts its sweep back without simulating")
+
     # A byte-identical copy of a.elf is the same design point, already stored; the results view and the
     # export still name each program as the sweep does.
     twin = shutil.copy(a, os.path.join(work, "a_twin.elf"))
