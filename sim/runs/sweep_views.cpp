@@ -19,6 +19,16 @@ std::string axis_value(const DesignPoint& p, const std::string& key) {
     return "";
 }
 
+// An axis value in the JSON export: a whole number or a boolean as such, any other value (a size with its
+// unit, a name) as the sweep file writes it.
+nlohmann::ordered_json axis_json(const std::string& text) {
+    if (text == "true" || text == "false") return text == "true";
+    const bool digits = !text.empty() && text.size() <= 18 &&
+                        std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+    if (digits && (text.size() == 1 || text[0] != '0')) return std::stoll(text);
+    return text;
+}
+
 std::string metric_text(const std::string& metric, const Value& v) {
     if (auto d = std::get_if<double>(&v)) {
         if (metric == "mac_per_cycle") return fmt::format("{:.3f}", *d);
@@ -325,7 +335,7 @@ std::string export_results(const SweepSpec& spec, const std::vector<DesignPoint>
             j["ordinal"] = r.ordinal;
             j["point_id"] = r.point->id;
             for (const auto& a : axes)
-                j[a] = axis_value(*r.point, a);
+                j[a] = axis_json(axis_value(*r.point, a));
             j["status"] = r.status;
             j["error"] = r.error;
             j["region"] = r.region;
