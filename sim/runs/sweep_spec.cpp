@@ -570,6 +570,10 @@ SweepSpec load_sweep_spec(const std::string& path) {
 
     if (const YAML::Node t = root["table"]) {
         if (!t.IsMap()) r.fail_at(t, "table expects rows:, columns:, value: and facets:");
+        // metrics: chooses the default table's columns, which a table: replaces.
+        if (const YAML::Node m = root["metrics"])
+            r.fail_at(m, "metrics: names the columns of the default table, which table: replaces (its value: "
+                         "is the metric shown); leave one of them out");
         r.check_keys(t, kTableKeys, "table");
         spec.has_table = true;
         if (t["rows"]) spec.table.rows = axis_list(t["rows"], "table rows");

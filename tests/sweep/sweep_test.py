@@ -95,6 +95,8 @@ def bad_specs(sim, work, kernels):
          "'mac_per_cylce' is not a metric (did you mean 'mac_per_cycle'?)"),
         ("metric-far", f"program: {elf}\ngrid:\n  tcdm.size: [64KiB]\nmetrics: [speed]\n", 4,
          "'speed' is not a metric (known: count, cycles, instret, macs, mac_per_cycle,"),
+        ("metrics-and-table", f"program: {elf}\ngrid:\n  tcdm.size: [64KiB]\nmetrics: [cycles]\ntable:\n"
+         "  rows: tcdm.size\n", 4, "metrics: names the columns of the default table, which table: replaces"),
         ("plot-kind", f"program: {elf}\ngrid:\n  tcdm.size: [64KiB]\nplots:\n  - kind: pie\n    x: tcdm.size\n", 5,
          "pie"),
         ("exclude-key", f"program: {elf}\ngrid:\n  tcdm.size: [64KiB]\nexclude:\n  - {{l2.size: 1MiB}}\n", 5,
