@@ -68,7 +68,7 @@ enum class Kind { Integer, Size, Address };
 
 std::string_view expects_text(Kind kind) {
     switch (kind) {
-    case Kind::Integer: return "an integer";
+    case Kind::Integer: return "a whole number (0 or more)";
     case Kind::Size: return "a size (bytes, or with a KiB/MiB suffix)";
     case Kind::Address: return "an address";
     }

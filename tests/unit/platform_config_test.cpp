@@ -175,7 +175,9 @@ TEST(PlatformConfig, OverrideErrorsNameTheSetKey) {
 
     e = override_error("cluster.cores=eight");
     EXPECT_HAS(e, "--set cluster.cores:");
-    EXPECT_HAS(e, "expects an integer, got 'eight'");
+    EXPECT_HAS(e, "expects a whole number (0 or more), got 'eight'");
+    e = override_error("dma.bandwidth_bits=-8"); // an integer, but no count of bits
+    EXPECT_HAS(e, "expects a whole number (0 or more), got '-8'");
 
     e = override_error("tcdm.size");
     EXPECT_HAS(e, "--set 'tcdm.size': expected KEY=VALUE");
@@ -227,11 +229,12 @@ TEST(PlatformConfig, UnknownSectionSuggestsTheClosest) {
 
 TEST(PlatformConfig, WrongTypeNamesKeyAndValue) {
     std::string e = load_error("wrong_type", "cluster:\n  cores: eight\n");
-    EXPECT_HAS(e, "pulpsim_platform_wrong_type.yaml:2: key 'cluster.cores' expects an integer, got 'eight'");
+    EXPECT_HAS(e, "pulpsim_platform_wrong_type.yaml:2: key 'cluster.cores' expects a whole number (0 or "
+                  "more), got 'eight'");
     e = load_error("wrong_bool", "cluster:\n  controller_core: 1\n");
     EXPECT_HAS(e, ":2: key 'cluster.controller_core' expects true or false, got '1'");
     e = load_error("sequence_value", "\ncluster:\n  cores: [1, 2]\n");
-    EXPECT_HAS(e, ":3: key 'cluster.cores' expects an integer, got a list");
+    EXPECT_HAS(e, ":3: key 'cluster.cores' expects a whole number (0 or more), got a list");
     e = load_error("empty_value", "tcdm:\n  size:\n");
     EXPECT_HAS(e, ":2: key 'tcdm.size' expects a size");
     EXPECT_HAS(e, "got nothing");
