@@ -121,11 +121,17 @@ void BareMachine::place_in_map(const std::vector<const ElfSegment*>& segs) {
     }
     for (const ElfSegment* s : segs) {
         if (s->memsz == 0) continue;
-        if (!bus_.find_ram(s->vaddr, s->memsz))
-            throw std::runtime_error(fmt::format("{}: segment [{:#010x}, {:#010x}) lies outside the --memory "
-                                                 "regions ({})",
-                                                 elf_.path(), s->vaddr, uint64_t{s->vaddr} + s->memsz,
-                                                 bus_.describe()));
+        if (!bus_.find_ram(s->vaddr, s->memsz)) {
+            const uint64_t end = uint64_t{s->vaddr} + s->memsz;
+            // Both ends in memory: the segment runs from one region into another, which no load may do.
+            const bool spans = bus_.find_ram(s->vaddr, 1) && bus_.find_ram(static_cast<uint32_t>(end - 1), 1);
+            throw std::runtime_error(
+                fmt::format("{}: segment [{:#010x}, {:#010x}) {} ({})", elf_.path(), s->vaddr, end,
+                            spans ? "runs from one --memory region into another: give one "
+                                    "region that holds it"
+                                  : "lies outside the --memory regions",
+                            bus_.describe()));
+        }
         bus_.write_bytes(s->vaddr, s->bytes.data(), static_cast<uint32_t>(s->bytes.size()));
     }
     const Ram* entry = bus_.find_ram(elf_.entry(), 2);

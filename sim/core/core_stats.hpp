@@ -12,7 +12,7 @@ namespace pulpsim {
 enum class StallKind : uint8_t {
     LoadUse,        // an instruction waited for a load result
     JumpRegister,   // jalr waited for the instruction just before it
-    Control,        // taken branch, jump and fence.i refetch penalties
+    Control,        // taken branch, jump and fence refetch penalties, and the cycles of a trap
     FpuDependency,  // waited for an FPU result or for the div/sqrt unit
     MultiCycle,     // mulh, div/rem, CSR accesses, misaligned accesses, cv.elw beyond their first cycle
     TcdmContention, // lost TCDM bank arbitration and retried

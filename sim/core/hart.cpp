@@ -681,8 +681,19 @@ uint64_t Hart::port_contention_ahead(const DecodedInsn& d, uint64_t cycle, uint3
     return cycle_;
 }
 
+void Hart::charge_unretired_cycles() {
+    // The instruction the run ended in retires nothing: its cycles are a trap's, as they are when a handler
+    // takes the trap, so that cycles == instret + stalls holds for a run that fails too.
+    const uint64_t accounted = stats_.instret() + stats_.total_stalls();
+    if (cycle_ > accounted)
+        stats_.stall_cycles[static_cast<size_t>(StallKind::Control)] += cycle_ - accounted;
+}
+
 void Hart::take_trap(const TrapSignal& t) {
-    if (t.cause == cause::kSimulatorStop || stopped()) return;
+    if (t.cause == cause::kSimulatorStop || stopped()) {
+        charge_unretired_cycles();
+        return;
+    }
     if (t.cause == cause::kSleep) {
         // Nothing of the instruction is kept: it runs again, whole, after wake().
         cycle_ = issue_;
@@ -723,6 +734,7 @@ void Hart::take_trap(const TrapSignal& t) {
                 StopReason::Error, 3,
                 fmt::format("unhandled trap cause {} at pc {:#010x} (tval {:#010x})", t.cause, pc_, t.tval));
         }
+        charge_unretired_cycles();
         return;
     }
     const bool illegal_in_hwloop_state =

@@ -850,6 +850,7 @@ class Hart {
     [[gnu::always_inline]] inline void wait_for_operands(const DecodedInsn& d, uint64_t need);
     bool write_hazard_behind_split_load(const DecodedInsn& d, uint64_t need) const;
     void take_trap(const TrapSignal& t);
+    void charge_unretired_cycles();
     unsigned trap_entry_cycles(const TrapSignal& t) const;
     void hwloop_wrap();
     void decode_after_flush(uint32_t next);

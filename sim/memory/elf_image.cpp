@@ -188,6 +188,12 @@ ElfImage ElfImage::load(const std::string& path) {
         Elf_Data* data = elf_getdata(scn, nullptr);
         if (!data || sh.sh_entsize == 0) continue;
         const size_t count = sh.sh_size / sh.sh_entsize;
+        auto in_code = [elf](const GElf_Sym& sym) {
+            if (sym.st_shndx >= SHN_LORESERVE) return false; // absolute or common
+            GElf_Shdr owner;
+            Elf_Scn* section = elf_getscn(elf, sym.st_shndx);
+            return section && gelf_getshdr(section, &owner) && (owner.sh_flags & SHF_EXECINSTR);
+        };
         for (size_t k = 0; k < count; ++k) {
             GElf_Sym sym;
             if (!gelf_getsym(data, static_cast<int>(k), &sym)) continue;
@@ -200,6 +206,10 @@ ElfImage ElfImage::load(const std::string& path) {
                 image.ambiguous_symbols_.insert(name);
             if (type == STT_FUNC || type == STT_OBJECT)
                 image.symbols_by_addr_[value] = {name, static_cast<uint32_t>(sym.st_size)};
+            else if (type == STT_NOTYPE && GELF_ST_BIND(sym.st_info) == STB_GLOBAL && in_code(sym))
+                // Assembly often exports an entry point (_start) without .type: it names the code up to the
+                // next symbol, unless a function or object starts at the same address.
+                image.symbols_by_addr_.try_emplace(value, name, 0u);
         }
     }
     if (code_lo >= code_hi)

@@ -3,9 +3,9 @@
 sets its own stack pointer to 0x00400000 runs unchanged and prints through --console-addr; without the map
 its first push falls outside every memory; the YAML form does the same as the option; overlapping or
 wrapping ranges, a region larger than bare mode models (past 2 GiB), an empty map, malformed entries, a
-segment outside the map, an exit register in the console's word and --memory without --bare are one-line
-errors with exit status 2. A program using both ends of a 512 MiB .bss runs in the automatic layout and in
-a 2 GiB region reaching the top of the address space.
+segment outside the map or across two regions, an exit register in the console's word and --memory without
+--bare are one-line errors with exit status 2. A program using both ends of a 512 MiB .bss runs in the
+automatic layout and in a 2 GiB region reaching the top of the address space.
 """
 import argparse
 import os
@@ -68,6 +68,9 @@ def main():
         ("an entry without a size", ["--memory", "0x0"], ["a region is BASE:SIZE"]),
         ("a bad base", ["--memory", "zero:4MiB"], ["base 'zero' is not an address"]),
         ("a segment outside the map", ["--memory", "0x80000000:4MiB"], ["lies outside the --memory regions"]),
+        # Inside the two regions taken together: the error says why that is not enough.
+        ("a segment across two regions", ["--memory", "0x0:0x40,0x40:0x3fffc0"],
+         ["segment [0x00000000, 0x", "runs from one --memory region into another", "ram1 [0x00000040, "]),
         ("YAML: an unknown key", ["--memory", bad_yaml("key.yaml", "memory:\n  - {base: 0, size: 4MiB, cached: 1}\n")],
          ["key.yaml:2: unknown key 'cached'"]),
         ("YAML: overlapping regions", ["--memory", bad_yaml("ov.yaml", "memory:\n  - {base: 0, size: 4MiB}\n"
