@@ -184,18 +184,21 @@ void Trace::write_line(CoreState& c, uint64_t issue, uint32_t pc, const DecodedI
         if (!first_write) buffer_.push_back(' ');
         first_write = false;
     };
-    if (insn.dst == kX0Slot) {
+    // Div/sqrt decodes with no destination slot (its handler scoreboards the result with the latency it
+    // finds), but writes its f register now all the same.
+    const unsigned dst = insn.cls == InsnClass::FpDivSqrt ? kFpSlot + insn.rd : insn.dst;
+    if (dst == kX0Slot) {
         // a write to x0 (a load's or a jump's) changes nothing
-    } else if (insn.dst < kFpSlot) {
+    } else if (dst < kFpSlot) {
         next_write();
-        append_register(buffer_, x_register_name(insn.dst), h.xreg(insn.dst));
-    } else if (insn.dst < kZeroSlot) {
+        append_register(buffer_, x_register_name(dst), h.xreg(dst));
+    } else if (dst < kZeroSlot) {
         next_write();
-        append_register(buffer_, f_register_name(insn.dst - kFpSlot), h.freg(insn.dst - kFpSlot));
+        append_register(buffer_, f_register_name(dst - kFpSlot), h.freg(dst - kFpSlot));
     }
     // Registers written besides the destination: a post-increment base, a host call's result.
     for (unsigned r = 1; r < 32; ++r)
-        if (r != insn.dst && h.xreg(r) != c.x[r]) {
+        if (r != dst && h.xreg(r) != c.x[r]) {
             next_write();
             append_register(buffer_, x_register_name(r), h.xreg(r));
         }
