@@ -9,8 +9,16 @@
 #
 # -DPULPSIM_NETWORKS="a.yaml;b.yaml" builds a program per description, named after its `network:` key, into
 # build/kernels/user/ (out of the shipped programs that the cycle baselines must cover).
+#
+# Included on its own (a project of your own), it brings in the cross-build and the PyTorch interpreter.
 set(PULPSIM_NETWORK_TOOLS ${CMAKE_CURRENT_LIST_DIR}/../kernels/tools)
 cmake_path(NORMAL_PATH PULPSIM_NETWORK_TOOLS)
+if(NOT COMMAND pulpsim_add_riscv_program)
+  include(${CMAKE_CURRENT_LIST_DIR}/RiscvPrograms.cmake)
+endif()
+if(NOT PULPSIM_TORCH_PYTHON)
+  include(${CMAKE_CURRENT_LIST_DIR}/GoldenModels.cmake)
+endif()
 
 function(pulpsim_add_network)
   cmake_parse_arguments(PARSE_ARGV 0 ARG "" "NAME;DESCRIPTION;PERTURB;OUTPUT_DIR" "")
@@ -19,6 +27,13 @@ function(pulpsim_add_network)
   endif()
   cmake_path(ABSOLUTE_PATH ARG_DESCRIPTION BASE_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR} NORMALIZE
              OUTPUT_VARIABLE description)
+  # Two descriptions with one network: name would otherwise stop the configure with CMake's own words.
+  get_property(earlier GLOBAL PROPERTY pulpsim_network_${ARG_NAME})
+  if(earlier OR TARGET riscv_${ARG_NAME})
+    message(FATAL_ERROR "${description}: a program named ${ARG_NAME} is already built"
+                        "${earlier}: give it another name (for -DPULPSIM_NETWORKS, its network: key)")
+  endif()
+  set_property(GLOBAL PROPERTY pulpsim_network_${ARG_NAME} " from ${description}")
   set(generator ${PULPSIM_NETWORK_TOOLS}/network_gen.py)
   execute_process(COMMAND ${PULPSIM_TORCH_PYTHON} ${generator} check --print l2-size ${description}
                   OUTPUT_VARIABLE l2_size ERROR_VARIABLE error RESULT_VARIABLE rc

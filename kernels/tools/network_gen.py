@@ -193,6 +193,8 @@ def padding_of(node, kernel, stride, size, what):
             total = max((out - 1) * stride + k - n, 0)
             pads += [total // 2, total - total // 2]
         return tuple(pads)
+    if isinstance(node, yaml.ScalarNode) and not re.fullmatch(r"[-+]?[0-9]+", node.value):
+        raise DescriptionError(node, f"{what} must be same, valid, an integer or a list of 2 or 4, not '{node.value}'")
     values = int_list(node, what, (1, 2, 4))
     if any(v < 0 for v in values):
         raise DescriptionError(node, f"{what} must not be negative")
@@ -205,10 +207,15 @@ def padding_of(node, kernel, stride, size, what):
 
 def parse(path):
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
+        with open(path, "rb") as f:
+            data = f.read()
     except OSError as e:
         raise DescriptionError(1, f"cannot read the description: {e.strerror}")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise DescriptionError(data[:e.start].count(b"\n") + 1,
+                               f"not UTF-8 text (byte {e.start} is {data[e.start]:#04x})")
     try:
         root = yaml.compose(text)
     except yaml.YAMLError as e:
@@ -235,6 +242,10 @@ def parse(path):
         if not match or int(match.group(1)) == 0:
             raise DescriptionError(node, f"l2_size must be a positive number of bytes, KiB or MiB, not '{node.value}'")
         l2_size = int(match.group(1)) * {None: 1, "KiB": 1024, "MiB": 1024**2}[match.group(2)]
+        # What the platform's l2.size takes, so that the program built for it can run.
+        if not 1024 <= l2_size <= 1024**3 or l2_size % 4:
+            raise DescriptionError(node, f"l2_size must be 1KiB to 1024MiB and a multiple of 4 bytes, as l2.size "
+                                         f"takes it, not '{node.value}'")
 
     inp = mapping(top["input"][1], "input", {"shape"})
     if "shape" not in inp:

@@ -57,6 +57,9 @@ def check_args(args):
         return f"--samples {args.samples}: a learning event has at least 1 sample"
     if args.updates is not None and args.updates < 0:
         return f"--updates {args.updates}: the count of SGD updates cannot be negative"
+    # They time a learning event of the latent-replay table: alone they would change nothing printed.
+    if (args.samples != 1 or args.updates is not None) and not (args.latent_replay and args.mhz):
+        return "--samples and --updates time a learning event: give them with --latent-replay and --mhz"
     return None
 
 

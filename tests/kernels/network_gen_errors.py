@@ -23,6 +23,10 @@ BAD = {
     "kernel_too_large.yaml": (4, r"a 5x5 kernel does not fit the padded 2x4x4 input"),
     "bad_variant.yaml": (4, r"variant needs a 3x3 kernel at stride 1 with padding 1"),
     "seed_too_large.yaml": (9, r"seed 99999999999999999999999 does not fit in 64 bits"),
+    "not_utf8.yaml": (3, r"not UTF-8 text \(byte 44 is 0xe9\)"),
+    "l2_too_large.yaml": (2, r"l2_size must be 1KiB to 1024MiB and a multiple of 4 bytes, as l2.size takes it, "
+                             r"not '4096MiB'"),
+    "padding_typo.yaml": (4, r"padding must be same, valid, an integer or a list of 2 or 4, not 'sam'"),
     # 2 MiB of weights, as much of weight gradient, 4 KiB of input and 2 KiB of target, 2 KiB of output and its
     # gradient and 8 bytes of loss value.
     "l2_too_small.yaml": (8, r"the tensors need 4204552 bytes of L2 at the least \(weights 2097152, input and target "

@@ -3,8 +3,8 @@
 the per-layer rows account for the step (the regions of the layers and the loss are disjoint and cover
 train_step but for the few cycles between two regions), that every weighted layer has a row, and that the
 latent-replay latency at the first layer is the whole step's regions and shrinks layer by layer; JSON of
-another shape and impossible options (a clock that is not a positive number, no samples, negative updates)
-are one line and exit status 2.
+another shape and impossible options (a clock that is not a positive number, no samples, negative updates,
+samples or updates without a --latent-replay table timed with --mhz) are one line and exit status 2.
 
     network_report_test.py PULPSIM PROGRAM.elf REPORT_TOOL WORKDIR
 """
@@ -69,6 +69,10 @@ def main():
         ok, err = refused([report, "--latent-replay", *option], option[0], option[1])
         if not ok:
             failures.append(f"{' '.join(option)}: not one line and exit 2 ({err!r})")
+    for option in (["--samples", "7"], ["--latent-replay", "--updates", "5"]):
+        ok, err = refused([report, *option], "--samples and --updates", "--latent-replay and --mhz")
+        if not ok:
+            failures.append(f"{' '.join(option)} without --mhz: not one line and exit 2 ({err!r})")
     for failure in failures:
         print(failure)
     print(out.stdout if failures else f"network_report: {len(rows)} rows, {covered} of {step} cycles: OK")
