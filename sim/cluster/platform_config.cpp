@@ -401,8 +401,13 @@ const std::vector<Rule>& rules() {
                                          ? mapping->second.reject(c.total_cores(), c.fpu.count)
                                          : std::string();
              if (why.empty()) return std::nullopt;
-             return fmt::format("{} (fpu.count {}, cluster.cores {}{})", why, c.fpu.count, c.cluster.cores,
-                                c.cluster.controller_core ? " + the controller core" : "");
+             // A core count changed alone is the common case (a sweep over cores): say what goes with it.
+             const std::string fix =
+                 c.fpu.mapping == "private"
+                     ? fmt::format("; fpu.count {} gives each core its own", c.total_cores())
+                     : std::string();
+             return fmt::format("{} (fpu.count {}, cluster.cores {}{}){}", why, c.fpu.count, c.cluster.cores,
+                                c.cluster.controller_core ? " + the controller core" : "", fix);
          }},
         {{"fpu.divsqrt_exact_latency", "fpu.divsqrt_latency"},
          [](const PlatformConfig& c) -> std::optional<std::string> {

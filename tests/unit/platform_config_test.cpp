@@ -160,7 +160,7 @@ TEST(PlatformConfig, OverridesThatOnlyWorkTogetherAreCheckedTogether) {
     const std::string e = error_of([&] { apply_override(c, "cluster.cores=4"); });
     EXPECT_HAS(e, "--set cluster.cores:");
     EXPECT_HAS(e, "'private'");
-    EXPECT_HAS(e, "(fpu.count 8, cluster.cores 4)");
+    EXPECT_HAS(e, "(fpu.count 8, cluster.cores 4); fpu.count 4 gives each core its own");
     EXPECT_EQ(c.cluster.cores, 8u) << "a failed override leaves the configuration unchanged";
     apply_overrides(c, {"cluster.cores=4", "fpu.count=4", "fpu.divsqrt_units=4"});
     EXPECT_EQ(c.cluster.cores, 4u);
@@ -285,7 +285,8 @@ TEST(PlatformConfig, RelationsBetweenKeys) {
                    "cluster:\n  controller_core: true\nfpu:\n  mapping: private\n  count: 8\n");
     EXPECT_HAS(e, "pulpsim_platform_private_count.yaml:5: ");
     EXPECT_HAS(e, "'private'");
-    EXPECT_HAS(e, "(fpu.count 8, cluster.cores 8 + the controller core)");
+    EXPECT_HAS(e,
+               "(fpu.count 8, cluster.cores 8 + the controller core); fpu.count 9 gives each core its own");
     // Only the mapping is in the file: the error points at it.
     e = load_error("private_mapping", "cluster:\n  cores: 4\nfpu:\n  mapping: private\n");
     EXPECT_HAS(e, ".yaml:4: ");
