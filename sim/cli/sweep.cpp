@@ -147,7 +147,8 @@ int command_sweep(const std::vector<std::string>& args) {
         "export", po::value(&export_format)->value_name("csv|json"),
         "write the stored results (one row per point and region) instead of the table; simulates nothing")(
         "output,o", po::value(&output)->value_name("FILE"), "where --export writes (default: stdout)")(
-        "quiet,q", "no table")("no-progress", "no progress bar or progress lines on stderr")(
+        "quiet,q", "no table (the plots' paths are still printed)")(
+        "no-progress", "no progress bar or progress lines on stderr")(
         "backend", po::value(&backend)->value_name("local|slurm"), "where the points run (default local)")(
         "partition", po::value(&slurm.partition)->value_name("NAME"),
         "slurm: partition")("time-limit", po::value(&slurm.time_limit)->value_name("TIME"),

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <stdexcept>
@@ -174,12 +175,27 @@ std::string markdown_tables(const SweepSpec& spec, const std::vector<DesignPoint
         std::string region;
     };
     const auto regions = shown_regions(spec, points, results);
+    // A failed or pending point shows in the regions its program's stored points report; in one row "-"
+    // when none of them is stored (a region list names the regions of every program).
+    std::map<std::string, std::set<std::string>> program_regions;
+    for (const auto& p : points)
+        if (const auto it = results.points.find(p.id);
+            it != results.points.end() && it->second.status == "ok")
+            for (const auto& [region, metrics] : it->second.regions)
+                program_regions[p.program].insert(region);
     std::vector<Item> items;
     for (const auto& p : points) {
         const auto it = results.points.find(p.id);
         const bool ok = it != results.points.end() && it->second.status == "ok";
+        const auto known = program_regions.find(p.program);
+        bool shown = false;
         for (const auto& region : regions)
-            if (!ok || it->second.regions.count(region)) items.push_back({&p, region});
+            if (ok ? it->second.regions.count(region) != 0
+                   : known != program_regions.end() && known->second.count(region) != 0) {
+                items.push_back({&p, region});
+                shown = true;
+            }
+        if (!ok && !shown) items.push_back({&p, "-"});
     }
     auto key_of = [](const Item& item, const std::string& k) {
         return k == "region" ? item.region : axis_value(*item.point, k);

@@ -311,6 +311,15 @@ def regions_and_mixed_points(sim, work, kernels):
     check(r.returncode == 1 and r.stdout.count("| mm |") == 2 and "2 not run yet" in r.stderr,
           f"--no-run on a half-run sweep shows what ran, the other program's region not taken for a typo "
           f"({r.returncode}, {r.stderr.strip()[-200:]!r})")
+    # A placed table: the program with no stored point has no region to show yet, not every listed one.
+    tabled = write(os.path.join(work, "half-table.yaml"), open(half).read() +
+                   "table:\n  rows: [program, region]\n  columns: tcdm.size\n  value: cycles\n")
+    r = sweep(sim, tabled, half_db, "--no-run")
+    pending_rows = [line for line in r.stdout.splitlines() if line.startswith(f"| {cols} |")]
+    check(r.returncode == 1 and r.stdout.count(f"| {k1} | mm |") == 1 and
+          pending_rows == [f"| {cols} | - | - | - |"],
+          f"--no-run's table gives a program none of whose points ran one row, not a row per listed region "
+          f"({r.stdout[-400:]!r})")
     r = sweep(sim, half, half_db, "--export", "csv")
     rows = list(csv.DictReader(io.StringIO(r.stdout))) if r.returncode == 0 else []
     check(sorted(row["status"] for row in rows) == ["ok", "ok", "pending", "pending"],
