@@ -725,8 +725,30 @@ std::vector<DesignPoint> expand_points(const SweepSpec& spec, const std::string&
                 std::string where;
                 for (const auto& [k, v] : point.axes)
                     where += fmt::format("{}{}={}", where.empty() ? "" : ", ", k, v);
+                // Leaving points out or zipping keys helps only a value that some other point of the sweep
+                // takes.
+                auto valid_elsewhere = [&] {
+                    const auto axis = std::find_if(point.axes.begin(), point.axes.end(),
+                                                   [&](const auto& a) { return a.first == key; });
+                    if (axis == point.axes.end()) return true;
+                    bool found = false;
+                    for_each_combination(dims, [&](const Assignment& other) {
+                        if (found || std::find(other.begin(), other.end(), *axis) == other.end()) return;
+                        std::vector<std::string> sets = fixed;
+                        for (size_t i = 1; i < other.size(); ++i)
+                            sets.push_back(other[i].first + "=" + other[i].second);
+                        PlatformConfig config = base;
+                        try {
+                            apply_overrides(config, sets);
+                            found = true;
+                        } catch (const std::exception&) {
+                        }
+                    });
+                    return found;
+                };
                 const std::string hint =
-                    point.axes.size() > 1 && message.find("exclude each other") == std::string::npos
+                    point.axes.size() > 1 && message.find("exclude each other") == std::string::npos &&
+                            valid_elsewhere()
                         ? "; leave it out with exclude: or vary the keys together with zip:"
                         : "";
                 fail(fmt::format("{}:{}: key '{}': {} (point {}{})", spec.path, line, key, message,

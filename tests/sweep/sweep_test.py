@@ -156,6 +156,18 @@ def bad_specs(sim, work, kernels):
         check(r.returncode == 2 and len(lines) == 1 and f"{spec}:{line}" in lines[0] and key in lines[0],
               f"bad sweep file '{name}': exit 2 and one line naming {spec}:{line} and '{key}' "
               f"(got exit {r.returncode}: {r.stderr.strip()!r})")
+    # exclude: or zip: is offered only for a value some other point of the sweep takes.
+    hint = "leave it out with exclude: or vary the keys together with zip:"
+    r = sweep(sim, os.path.join(work, "bad-invalid-point.yaml"), db)
+    check(hint in r.stderr, f"a core count the sweep's other FPU count fits is offered exclude: and zip: "
+                            f"({r.stderr.strip()!r})")
+    for name, grid in (("alone-range", "  cluster.cores: [8, 100]\n  tcdm.size: [64KiB, 128KiB]\n"),
+                       ("alone-fpus", "  tcdm.size: [64KiB, 128KiB]\n  cluster.cores: [8, 2]\n")):
+        spec = write(os.path.join(work, f"bad-{name}.yaml"), f"program: {elf}\ngrid:\n{grid}")
+        r = sweep(sim, spec, db)
+        check(one_line_error(r, f"{spec}:", "cluster.cores") and hint not in r.stderr,
+              f"'{name}': a value no point of the sweep can take is not offered exclude: or zip: "
+              f"({r.stderr.strip()!r})")
     # Without name:, the sweep is named after its file, and the error says where the name came from.
     spec = write(os.path.join(work, "my sweep.yaml"), f"program: {elf}\n")
     r = sweep(sim, spec, db)
