@@ -86,6 +86,18 @@ void warn_if_regions_left_open(const pulpsim::RunView& view) {
                          pulpsim::printable(r.name));
 }
 
+// A failing exit leaves its regions open; naming the innermost says which step of a long program failed.
+void warn_if_failed_in_region(const pulpsim::RunView& view, const pulpsim::RunOutcome& outcome) {
+    if (outcome.kind != pulpsim::RunOutcome::Kind::Exit || outcome.exit_value == 0) return;
+    const auto open = view.host->open_region_names();
+    if (open.empty()) return;
+    std::string inside;
+    for (auto r = open.rbegin() + 1; r != open.rend(); ++r)
+        inside += fmt::format("{}'{}'", inside.empty() ? " (inside " : ", inside ", pulpsim::printable(*r));
+    spdlog::warn("the program exited with status {} in region '{}'{}: the region's figures are no result",
+                 outcome.exit_value, pulpsim::printable(open.back()), inside.empty() ? "" : inside + ")");
+}
+
 // SIGINT, SIGTERM and SIGHUP wait, blocked, while the models run, and are looked for between two slices of
 // the run: the trace can then end as it ends after an error, and no report is written. Signals the caller
 // set to be ignored stay ignored.
@@ -535,6 +547,7 @@ int command_run(const std::vector<std::string>& args) {
     if (view_filter.filters()) warn_if_nothing_shown(view_filter, view, outcome.cycles, activity, profile);
     warn_if_macs_impossible(view);
     warn_if_regions_left_open(view);
+    warn_if_failed_in_region(view, outcome);
     if (activity) {
         if (vm.count("vcd")) {
             files.emplace_back(vcd_path, [&](std::ostream& os) { pulpsim::write_vcd(*activity, os); });

@@ -186,6 +186,13 @@ void HostServices::close_open_regions(Hart& h) {
     }
 }
 
+std::vector<std::string> HostServices::open_region_names() const {
+    std::vector<std::string> names;
+    for (const OpenRegion& r : open_)
+        names.push_back(regions_[r.index].name);
+    return names;
+}
+
 void HostServices::watched_store(Hart& h, uint32_t addr, uint32_t value) {
     if (value == 0) return;
     if (value == 1) close_open_regions(h);

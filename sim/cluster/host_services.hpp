@@ -85,6 +85,8 @@ class HostServices : public HostInterface {
     // Closes the regions a program left open, counting them up to now: an exit with status 0 does. An exit
     // with another status leaves them open, as an error does (what they counted is no result).
     void close_open_regions(Hart& hart);
+    // The regions open now, outermost first.
+    std::vector<std::string> open_region_names() const;
     void flush();
 
   private:
