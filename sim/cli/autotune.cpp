@@ -230,9 +230,11 @@ int command_autotune(const std::vector<std::string>& args) {
         return 0;
     }
     if (layer.empty()) throw UsageError(fmt::format("--layer: missing ({})", runs::kTunableLayers));
+    runs::check_layer(layer);
     if (step != "fw" && step != "wg" && step != "ig" && step != "all")
         throw UsageError(fmt::format("--step: '{}' is not fw, wg, ig or all", printable(step)));
-    if (shape.empty()) throw UsageError("--shape: missing (e.g. --shape 64x16x125)");
+    if (shape.empty())
+        throw UsageError(fmt::format("--shape: missing (e.g. --shape {})", runs::example_shape(layer)));
     if (jobs == 0) throw UsageError("--jobs: must be at least 1");
     if (vm.count("prune") && !(prune_margin >= 0 && prune_margin <= 100))
         throw UsageError(

@@ -14,6 +14,7 @@
 #include "cli/cli_common.hpp"
 #include "cluster/cluster_system.hpp"
 #include "cluster/platform_config.hpp"
+#include "cluster/printable.hpp"
 #include "cluster/report.hpp"
 #include "memory/elf_image.hpp"
 #include "runs/tuner.hpp"
@@ -75,8 +76,12 @@ int command_compare(const std::vector<std::string>& args) {
         return 0;
     }
     if (layer.empty()) throw UsageError(fmt::format("--layer: missing ({})", runs::kTunableLayers));
+    runs::check_layer(layer);
     if (step.empty()) throw UsageError("--step: missing (fw, wg or ig)");
-    if (shape.empty()) throw UsageError("--shape: missing (e.g. --shape 640x16)");
+    if (step != "fw" && step != "wg" && step != "ig")
+        throw UsageError(fmt::format("--step: '{}' is not fw, wg or ig", printable(step)));
+    if (shape.empty())
+        throw UsageError(fmt::format("--shape: missing (e.g. --shape {})", runs::example_shape(layer)));
     const runs::StepMeasure measure = runs::measure_step(layer, step, shape, vm.count("fp16") > 0);
     const uint64_t macs = measure.macs;
     const uint64_t cycle_limit = parse_number("--max-cycles", max_cycles);

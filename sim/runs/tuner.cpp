@@ -48,9 +48,9 @@ MatmulShape layer_step_matmul(const std::string& layer, const std::string& step,
     const std::vector<uint64_t> dims = parse_shape(shape);
     const size_t expected = layer == "linear" ? 2 : 3;
     if (dims.size() != expected)
-        throw std::runtime_error(
-            fmt::format("--shape {}: a {} layer takes {}", shape, layer,
-                        layer == "linear" ? "INPUTSxOUTPUTS (e.g. 640x16)" : "CINxCOUTxHW (e.g. 64x64x16)"));
+        throw std::runtime_error(fmt::format("--shape {}: a {} layer takes {} (e.g. {})", shape, layer,
+                                             layer == "linear" ? "INPUTSxOUTPUTS" : "CINxCOUTxHW",
+                                             example_shape(layer)));
     if (layer == "linear") {
         const uint64_t in = dims[0], out = dims[1];
         if (step == "fw") return {out, 1, in}; // out[O] = W[O][I] in[I]
@@ -70,10 +70,21 @@ CompareProgram compare_program(const std::string& layer, bool fp16) {
     return {"matmul_compare.elf", {{"matmul_variants", 24}}};
 }
 
-StepMeasure measure_step(const std::string& layer, const std::string& step, const std::string& shape,
-                         bool fp16) {
+void check_layer(const std::string& layer) {
     if (layer != "linear" && layer != "pointwise" && layer != "depthwise" && layer != "conv2d")
         throw std::runtime_error(fmt::format("--layer: '{}' is not {}", printable(layer), kTunableLayers));
+}
+
+const char* example_shape(const std::string& layer) {
+    if (layer == "linear") return "640x16";
+    if (layer == "depthwise") return "32x16x16";
+    if (layer == "conv2d") return "16x16x16x16x3x3";
+    return "64x64x16";
+}
+
+StepMeasure measure_step(const std::string& layer, const std::string& step, const std::string& shape,
+                         bool fp16) {
+    check_layer(layer);
     if (step != "fw" && step != "wg" && step != "ig")
         throw std::runtime_error(fmt::format("--step: '{}' is not fw, wg or ig", printable(step)));
     if (fp16 && layer != "linear" && layer != "pointwise")
@@ -89,8 +100,8 @@ StepMeasure measure_step(const std::string& layer, const std::string& step, cons
         if (d.size() != 6 && d.size() != 8)
             throw std::runtime_error(
                 fmt::format("--shape {}: a conv2d layer takes CINxCOUTxHxWxKHxKW (stride 1, padding 1) or "
-                            "CINxCOUTxHxWxKHxKWxSTRIDExPAD (e.g. 16x16x16x16x3x3)",
-                            shape));
+                            "CINxCOUTxHxWxKHxKWxSTRIDExPAD (e.g. {})",
+                            shape, example_shape(layer)));
         const uint64_t cin = d[0], cout = d[1], h = d[2], w = d[3], kh = d[4], kw = d[5];
         const uint64_t stride = d.size() == 8 ? d[6] : 1, pad = d.size() == 8 ? d[7] : 1;
         if (h + 2 * pad < kh || w + 2 * pad < kw)
@@ -124,8 +135,8 @@ StepMeasure measure_step(const std::string& layer, const std::string& step, cons
     if (layer == "depthwise") {
         const std::vector<uint64_t> d = parse_shape(shape);
         if (d.size() != 3)
-            throw std::runtime_error(
-                fmt::format("--shape {}: a depthwise layer takes CxHxW (e.g. 32x16x16)", shape));
+            throw std::runtime_error(fmt::format("--shape {}: a depthwise layer takes CxHxW (e.g. {})", shape,
+                                                 example_shape(layer)));
         const uint64_t c = d[0], h = d[1], w = d[2];
         uint64_t chw = 0;
         if (__builtin_mul_overflow(c * h, w, &chw) || chw > 0xffffffffu / 9) // c h < 2^64: sizes < 2^32

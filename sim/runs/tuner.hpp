@@ -47,6 +47,10 @@ StepMeasure measure_step(const std::string& layer, const std::string& step, cons
                          bool fp16 = false);
 // The layers measure_step() knows, for messages.
 inline constexpr const char* kTunableLayers = "linear, pointwise, depthwise or conv2d";
+// measure_step()'s one-line error for a layer it does not know (nothing for one it knows).
+void check_layer(const std::string& layer);
+// A shape of `layer` to show in a message ("640x16" for a linear layer).
+const char* example_shape(const std::string& layer);
 
 // The comparison program of a layer's steps (a file name in the build's kernels/ folder) and the kernel
 // tables it measures, one perf region per entry: each entry of `entry_bytes` bytes starts with the address

@@ -141,6 +141,8 @@ def main():
          "does not fit the TCDM in any tile"),
         ("a zero shape", ["--layer", "linear", "--shape", "0x16"], "every size must be at least 1"),
         ("an unknown layer", ["--layer", "conv3d", "--shape", "8x8"], "'conv3d' is not linear, pointwise, depthwise or conv2d"),
+        ("an unknown layer and no shape", ["--layer", "conv3d"], "'conv3d' is not linear"),
+        ("no shape", ["--layer", "depthwise"], "--shape: missing (e.g. --shape 32x16x16)"),
         ("a wrong number of sizes", ["--layer", "pointwise", "--shape", "8x8"], "CINxCOUTxHW"),
         ("a depthwise step larger than the TCDM", ["--layer", "depthwise", "--shape", "64x64x64"], "only matmul steps"),
         ("an unknown step", ["--layer", "linear", "--step", "bw", "--shape", "8x8"], "'bw' is not fw, wg, ig or all"),

@@ -121,6 +121,11 @@ def main():
                                                   "--json", json_path], r"--fp16: the FP16 kernels cover"),
         ("a kernel larger than the input", ["--layer", "conv2d", "--step", "fw", "--shape", "2x2x2x2x5x5x1x0",
                                             "--json", json_path], r"a 5x5 kernel does not fit"),
+        # A wrong layer or step is named before a missing shape, whose example is the layer's own.
+        ("unknown layer, no shape", ["--layer", "conv", "--step", "fw", "--json", json_path], r"--layer: 'conv'"),
+        ("unknown step, no shape", ["--layer", "linear", "--step", "bw", "--json", json_path], r"--step: 'bw'"),
+        ("no shape", ["--layer", "conv2d", "--step", "fw", "--json", json_path],
+         r"--shape: missing \(e\.g\. --shape 16x16x16x16x3x3\)"),
         ("zero size", base + ["--shape", "0x16"], r"--shape 0x16: every size must be at least 1"),
         ("malformed shape", base + ["--shape", "64xx16"], r"--shape: '64xx16' is not"),
         ("sizes missing", base + ["--shape", "64"], r"--shape 64: a linear layer takes"),
